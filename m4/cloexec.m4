@@ -1,0 +1,85 @@
+dnl SPDX-License-Identifier: LGPL-2.1-or-later
+dnl libcloexec's own configure checks.
+
+dnl CLOEXEC_CC_STD: the code is gnu11.
+AC_DEFUN([CLOEXEC_CC_STD], [
+	AX_CLOEXEC_CFLAG([-std=gnu11], [CFLAGS="$CFLAGS -std=gnu11"],
+		[AC_MSG_ERROR([the compiler does not accept -std=gnu11])])
+])
+
+dnl AX_CLOEXEC_CFLAG(FLAG, IF-OK, IF-NOT): does $CC accept FLAG?
+AC_DEFUN([AX_CLOEXEC_CFLAG], [
+	AS_VAR_PUSHDEF([cache], [cloexec_cv_cflag_$1])
+	AC_CACHE_CHECK([whether $CC accepts $1], [cache], [
+		save_CFLAGS=$CFLAGS
+		CFLAGS="$CFLAGS $1 -Werror"
+		AC_COMPILE_IFELSE([AC_LANG_PROGRAM([], [])],
+			[AS_VAR_SET([cache], [yes])],
+			[AS_VAR_SET([cache], [no])])
+		CFLAGS=$save_CFLAGS
+	])
+	AS_VAR_IF([cache], [yes], [$2], [$3])
+	AS_VAR_POPDEF([cache])
+])
+
+dnl CLOEXEC_WARNINGS: WARN_CFLAGS, and --enable-werror (CI uses it).
+AC_DEFUN([CLOEXEC_WARNINGS], [
+	WARN_CFLAGS=
+	for flag in -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes \
+		-Wmissing-prototypes -Wno-unused-parameter -Wformat=2; do
+		AX_CLOEXEC_CFLAG([$flag], [WARN_CFLAGS="$WARN_CFLAGS $flag"])
+	done
+	AC_ARG_ENABLE([werror],
+		[AS_HELP_STRING([--enable-werror], [treat warnings as errors])],
+		[], [enable_werror=no])
+	AS_IF([test "x$enable_werror" = xyes],
+		[WARN_CFLAGS="$WARN_CFLAGS -Werror"])
+	AC_SUBST([WARN_CFLAGS])
+])
+
+dnl CLOEXEC_SANITIZERS: --enable-sanitizers builds everything with
+dnl AddressSanitizer and UndefinedBehaviorSanitizer.
+AC_DEFUN([CLOEXEC_SANITIZERS], [
+	AC_ARG_ENABLE([sanitizers],
+		[AS_HELP_STRING([--enable-sanitizers],
+			[build with AddressSanitizer and UndefinedBehaviorSanitizer])],
+		[], [enable_sanitizers=no])
+	SAN_CFLAGS=
+	SAN_LIB=
+	AS_IF([test "x$enable_sanitizers" = xyes], [
+		SAN_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+		AX_CLOEXEC_CFLAG([$SAN_CFLAGS], [],
+			[AC_MSG_ERROR([$CC cannot build with $SAN_CFLAGS])])
+		dnl A preloaded sanitized library needs the ASan runtime first.
+		SAN_LIB=`$CC -print-file-name=libasan.so`
+	])
+	AC_SUBST([SAN_CFLAGS])
+	AC_SUBST([SAN_LIB])
+	AM_CONDITIONAL([SANITIZERS], [test "x$enable_sanitizers" = xyes])
+])
+
+dnl CLOEXEC_KERNEL_API: which flag-parameter interfaces the headers and
+dnl the C library declare.  The library builds without them (compat.h
+dnl supplies the kernel's values, and a libc without the function gets the
+dnl raw system call), but it must know.
+AC_DEFUN([CLOEXEC_KERNEL_API], [
+	AC_CHECK_DECLS([O_CLOEXEC, F_DUPFD_CLOEXEC], [], [],
+		[[#include <fcntl.h>]])
+	AC_CHECK_DECLS([SOCK_CLOEXEC, SOCK_NONBLOCK, MSG_CMSG_CLOEXEC, accept4],
+		[], [], [[#include <sys/socket.h>]])
+	AC_CHECK_DECLS([pipe2, dup3], [], [], [[#include <unistd.h>]])
+	AC_CHECK_DECLS([epoll_create1], [], [], [[#include <sys/epoll.h>]])
+	AC_CHECK_FUNCS([accept4 pipe2 dup3 epoll_create1 secure_getenv])
+	AC_CACHE_CHECK([whether the sockaddr argument is a transparent union],
+		[cloexec_cv_sockaddr_union], [
+		AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <sys/socket.h>]],
+			[[__SOCKADDR_ARG a = { 0 }; return a.__sockaddr__ != 0;]])],
+			[cloexec_cv_sockaddr_union=yes],
+			[cloexec_cv_sockaddr_union=no])
+	])
+	AS_IF([test "x$cloexec_cv_sockaddr_union" = xyes],
+		[AC_DEFINE([HAVE_SOCKADDR_TRANSPARENT_UNION], [1],
+			[Define to 1 if accept() takes a transparent union.])],
+		[AC_DEFINE([HAVE_SOCKADDR_TRANSPARENT_UNION], [0])])
+	AC_CHECK_HEADERS([linux/seccomp.h linux/filter.h linux/audit.h])
+])

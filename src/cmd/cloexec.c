@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cloexec: run a program with libcloexec preloaded.
+ *
+ * A C program rather than a script, because the images this is for often
+ * have no shell.  It only edits the environment and execs: the exit status
+ * is the program's own.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/diag.h"
+#include "core/policy.h"
+
+/* Exit codes, as env(1) has them. */
+enum {
+	EXIT_CANCELED = 125,
+	EXIT_CANNOT_INVOKE = 126,
+	EXIT_ENOENT = 127,
+};
+
+#define SONAME "libcloexec.so.0"
+
+static const char usage_text[] =
+	"Usage: cloexec [OPTION]... [--] PROGRAM [ARG]...\n"
+	"Run PROGRAM with libcloexec preloaded: the file descriptors it and "
+	"its\nchildren create get close-on-exec, and stop leaking into the "
+	"programs\nthey run.\n"
+	"\n"
+	"  -o, --off              force nothing; only decode and emulate the\n"
+	"                         flags that programs ask for themselves\n"
+	"  -c, --classes=LIST     force close-on-exec on these classes only:\n"
+	"                         socket, accept, pipe, file, stdio, dup, "
+	"event,\n"
+	"                         pty, message, all, none; -NAME removes one\n"
+	"  -p, --policy=POLICY    add POLICY (see libcloexec(7)) to "
+	"CLOEXEC_POLICY\n"
+	"  -L, --library=PATH     preload this library (an absolute path)\n"
+	"      --list             list the entry points the library covers\n"
+	"  -h, --help             display this help and exit\n"
+	"  -V, --version          output version information and exit\n"
+	"\n"
+	"Exit status is PROGRAM's, or 125 if cloexec itself fails, 126 if\n"
+	"PROGRAM cannot be run, 127 if PROGRAM is not found.\n";
+
+static const struct option long_options[] = {
+	{ "off", no_argument, NULL, 'o' },
+	{ "classes", required_argument, NULL, 'c' },
+	{ "policy", required_argument, NULL, 'p' },
+	{ "library", required_argument, NULL, 'L' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct entry {
+	const char *symbol, *file, *cls, *native, *fallback;
+};
+
+static const struct entry entries[] = {
+#define ENTRY(sym, file, cls, native, fallback)                               \
+	{ #sym, file, cls, native, fallback },
+#include "entrypoints.def"
+#undef ENTRY
+};
+
+static void list_entries(void)
+{
+	size_t i;
+
+	printf("| entry point | class | native | fallback |\n");
+	printf("|---|---|---|---|\n");
+	for (i = 0; i < sizeof(entries) / sizeof(entries[0]); i++)
+		printf("| %s | %s | %s | %s |\n", entries[i].symbol,
+		       entries[i].cls, entries[i].native, entries[i].fallback);
+}
+
+static _Noreturn void die(const char *what, const char *arg)
+{
+	if (arg)
+		fprintf(stderr, "cloexec: %s '%s'\n", what, arg);
+	else
+		fprintf(stderr, "cloexec: %s\n", what);
+	exit(EXIT_CANCELED);
+}
+
+/* Append " item" to a growing policy string. */
+static void policy_append(char **policy, const char *item)
+{
+	size_t old = *policy ? strlen(*policy) : 0;
+	char *s = realloc(*policy, old + strlen(item) + 2);
+
+	if (!s)
+		die("out of memory", NULL);
+	if (old)
+		s[old++] = ' ';
+	strcpy(s + old, item);
+	*policy = s;
+}
+
+/* Options are checked here, so a typo stops before anything runs. */
+static void policy_check(const char *item)
+{
+	struct policy p;
+	struct diag errs = { .len = 0 };
+
+	policy_default(&p);
+	if (policy_parse(&p, item, "cloexec", &errs)) {
+		diag_flush(&errs, STDERR_FILENO);
+		exit(EXIT_CANCELED);
+	}
+}
+
+static bool file_exists(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+/*
+ * The library next to this binary when it runs from the build tree, else
+ * the installed one.  Absolute paths only: a relative entry in LD_PRELOAD
+ * would be looked up from whatever directory the program runs in.
+ */
+static const char *find_library(void)
+{
+	static char self[PATH_MAX], built[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			if (!strcmp(self, CLOEXEC_BUILD_DIR)) {
+				snprintf(built, sizeof(built), "%s/.libs/%s",
+					 CLOEXEC_BUILD_DIR, SONAME);
+				if (file_exists(built))
+					return built;
+			}
+		}
+	}
+	return CLOEXEC_LIBDIR "/" SONAME;
+}
+
+static bool preload_has(const char *list, const char *lib)
+{
+	size_t len = strlen(lib);
+	const char *p = list;
+
+	while ((p = strstr(p, lib))) {
+		bool starts = p == list || p[-1] == ':' || p[-1] == ' ';
+		bool ends = p[len] == '\0' || p[len] == ':' || p[len] == ' ';
+
+		if (starts && ends)
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+static void set_preload(const char *lib)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char *value;
+
+	if (lib[0] != '/')
+		die("the library path must be absolute:", lib);
+	if (strpbrk(lib, ": \t"))
+		die("LD_PRELOAD cannot hold a path with ':' or blanks:", lib);
+	if (!file_exists(lib))
+		die("cannot find the library", lib);
+	if (old && *old && preload_has(old, lib))
+		return;
+	if (old && *old) {
+		value = malloc(strlen(old) + strlen(lib) + 2);
+		if (!value)
+			die("out of memory", NULL);
+		sprintf(value, "%s:%s", old, lib);
+	} else {
+		value = (char *)lib;
+	}
+	if (setenv("LD_PRELOAD", value, 1))
+		die("cannot set LD_PRELOAD", NULL);
+}
+
+int main(int argc, char **argv)
+{
+	const char *lib = NULL, *env;
+	char *policy = NULL;
+	int c;
+
+	env = getenv(POLICY_ENV);
+	if (env && *env)
+		policy_append(&policy, env);
+
+	/* '+': options end at PROGRAM, whose own options are its own. */
+	while ((c = getopt_long(argc, argv, "+oc:p:L:hV", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			policy_append(&policy, "off");
+			break;
+		case 'c': {
+			char item[sizeof("classes=") + 256];
+
+			if (strlen(optarg) > 256)
+				die("class list too long:", optarg);
+			snprintf(item, sizeof(item), "classes=%s", optarg);
+			policy_check(item);
+			policy_append(&policy, item);
+			break;
+		}
+		case 'p':
+			policy_check(optarg);
+			policy_append(&policy, optarg);
+			break;
+		case 'L':
+			lib = optarg;
+			break;
+		case 'l':
+			list_entries();
+			return 0;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		case 'V':
+			printf("cloexec (%s) %s\n", PACKAGE_NAME,
+			       PACKAGE_VERSION);
+			return 0;
+		default:
+			fputs("Try 'cloexec --help' for more information.\n",
+			      stderr);
+			return EXIT_CANCELED;
+		}
+	}
+	if (optind >= argc) {
+		fputs("cloexec: no PROGRAM given\n"
+		      "Try 'cloexec --help' for more information.\n",
+		      stderr);
+		return EXIT_CANCELED;
+	}
+
+	set_preload(lib ? lib : find_library());
+	if (policy && setenv(POLICY_ENV, policy, 1))
+		die("cannot set " POLICY_ENV, NULL);
+
+	execvp(argv[optind], argv + optind);
+	c = errno;
+	fprintf(stderr, "cloexec: '%s': %s\n", argv[optind], strerror(c));
+	return c == ENOENT ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
+}

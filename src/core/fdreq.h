@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * One fd-creating call, from the caller's flags to the fd it gets back.
+ *
+ * A wrapper describes its call once (struct fd_spec: which flag family,
+ * which policy class, which kernel capability) and then reads like this:
+ *
+ *	fdreq_begin(&rq, &socket_spec, type, -1);
+ *	return fdreq_end(&rq, REAL(socket)(domain, fdreq_flags(&rq), proto));
+ *
+ * fdreq_begin() decides the path: nothing to add (plain), the kernel takes
+ * the flags (native: one call, no lock), or the kernel cannot (fallback:
+ * the plain call inside the fork lock, and the flags set before the lock
+ * is left).  fdreq_end() finishes what the path needs: on the native path
+ * with fd >= 3, nothing at all.
+ *
+ * Whatever the path, an fd that lands on 0, 1 or 2 does not keep a
+ * close-on-exec flag that only the policy asked for: a program that puts
+ * an fd there (close(1); dup(fd), or inetd's close(0); socket()) is handing
+ * it to its children.
+ */
+#ifndef CLOEXEC_FDREQ_H
+#define CLOEXEC_FDREQ_H
+
+#include <errno.h>
+#include <stdbool.h>
+
+#include "flags.h"
+#include "policy.h"
+#include "probe.h"
+
+struct fd_spec {
+	const struct flag_family *family;
+	enum fd_class cls;
+	enum cap cap;
+	/*
+	 * The call used on the fallback path has no flags argument (accept
+	 * for accept4, pipe for pipe2), so bits the family does not know
+	 * are refused with EINVAL, as the flagged call would.
+	 */
+	bool plain_takes_no_flags;
+	/*
+	 * The entry point is the flagged call itself (accept4, pipe2): a
+	 * program calling it must get it on a kernel without it too, even
+	 * with no flags, so it is never passed through untouched there.
+	 */
+	bool flagged_call;
+};
+
+enum fdreq_path {
+	FDREQ_FAILED = -1, /* refused before the call; errno is set */
+	FDREQ_PLAIN,	   /* nothing to add: make the caller's call as is */
+	FDREQ_NATIVE,	   /* the kernel takes the flags */
+	FDREQ_FALLBACK,	   /* plain call under the fork lock, then fcntl */
+};
+
+struct fdreq {
+	enum fdreq_path path;
+	unsigned want;	/* properties the caller asked for */
+	unsigned force; /* properties the policy adds */
+	int rest;	/* the caller's bits the family does not know */
+	int cancel_state;
+	const struct flag_family *family;
+};
+
+enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
+			       int wait_fd)
+	__attribute__((visibility("hidden")));
+int fdreq_finish(struct fdreq *rq, int fd)
+	__attribute__((visibility("hidden")));
+int fdreq_finish_pair(struct fdreq *rq, int ret, int fds[2])
+	__attribute__((visibility("hidden")));
+
+/*
+ * wait_fd: for a call that can block until wait_fd is readable (accept,
+ * recvmsg), the fallback path waits for that outside the lock, so a fork
+ * never waits behind a blocked creator.  -1 for calls that do not block.
+ */
+static inline enum fdreq_path fdreq_begin(struct fdreq *rq,
+					  const struct fd_spec *spec,
+					  int flags, int wait_fd)
+{
+	rq->family = spec->family;
+	rq->rest = flags_remap(spec->family, flags, &rq->want);
+	rq->force = fd_policy_applies(spec->cls) ? FDP_CLOEXEC : 0;
+	if (!(rq->want | rq->force) && !spec->flagged_call)
+		return rq->path = FDREQ_PLAIN;
+	if (__builtin_expect(cap_native(spec->cap), 1))
+		return rq->path = FDREQ_NATIVE;
+	return rq->path = fdreq_fallback(rq, spec, wait_fd);
+}
+
+/* The flags argument for the call on this path. */
+static inline int fdreq_flags(const struct fdreq *rq)
+{
+	if (rq->path == FDREQ_FALLBACK)
+		return rq->rest;
+	return rq->rest | flags_unmap(rq->family, rq->want | rq->force);
+}
+
+static inline int fdreq_end(struct fdreq *rq, int fd)
+{
+	if (__builtin_expect(rq->path != FDREQ_FALLBACK &&
+				     ((unsigned)fd > 2 || !rq->force),
+			     1))
+		return fd;
+	return fdreq_finish(rq, fd);
+}
+
+/* For calls that fill in two fds (socketpair, pipe) and return 0 or -1. */
+static inline int fdreq_end_pair(struct fdreq *rq, int ret, int fds[2])
+{
+	if (__builtin_expect(rq->path != FDREQ_FALLBACK &&
+				     (ret < 0 || !rq->force ||
+				      ((unsigned)fds[0] > 2 &&
+				       (unsigned)fds[1] > 2)),
+			     1))
+		return ret;
+	return fdreq_finish_pair(rq, ret, fds);
+}
+
+static inline int fdreq_fail(int err)
+{
+	errno = err;
+	return -1;
+}
+
+#endif /* CLOEXEC_FDREQ_H */

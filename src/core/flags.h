@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Flag remapping, after the kernel's flags_remap() of the 2008 "flag
+ * parameters" series: each fd-creating call spells "close-on-exec" and
+ * "non-blocking" with its own bits (SOCK_CLOEXEC, EFD_NONBLOCK, MFD_CLOEXEC
+ * ...).  A family table maps them onto the two fd properties the library
+ * understands; whatever is left over belongs to the kernel, which alone
+ * decides whether it is valid, so unknown bits still give EINVAL exactly
+ * as they would without the library.
+ */
+#ifndef CLOEXEC_FLAGS_H
+#define CLOEXEC_FLAGS_H
+
+#include <fcntl.h>
+#include <sys/socket.h>
+
+#include "compat.h"
+
+/* The fd properties a creating call can ask for. */
+enum fd_prop {
+	FDP_CLOEXEC = 1 << 0,
+	FDP_NONBLOCK = 1 << 1,
+};
+
+struct flag_map {
+	int bit;
+	unsigned prop;
+};
+
+/* One spelling of the properties, for one family of calls. */
+struct flag_family {
+	const char *name;
+	const struct flag_map *map;
+	unsigned n;
+};
+
+/*
+ * Split flags into the properties they ask for (*props) and the bits the
+ * table does not know, which are returned.
+ */
+static inline int flags_remap(const struct flag_family *fam, int flags,
+			      unsigned *props)
+{
+	unsigned i;
+
+	*props = 0;
+	for (i = 0; flags && i < fam->n; i++) {
+		if (flags & fam->map[i].bit) {
+			*props |= fam->map[i].prop;
+			flags &= ~fam->map[i].bit;
+		}
+	}
+	return flags;
+}
+
+/* The family's bits for a set of properties: the reverse mapping. */
+static inline int flags_unmap(const struct flag_family *fam, unsigned props)
+{
+	int flags = 0;
+	unsigned i;
+
+	for (i = 0; props && i < fam->n; i++) {
+		if (props & fam->map[i].prop) {
+			flags |= fam->map[i].bit;
+			props &= ~fam->map[i].prop;
+		}
+	}
+	return flags;
+}
+
+#define FLAG_FAMILY(fam_name, ...)                                             \
+	static const struct flag_map fam_name##_map[] = { __VA_ARGS__ };      \
+	static const struct flag_family fam_name = {                           \
+		.name = #fam_name,                                             \
+		.map = fam_name##_map,                                         \
+		.n = sizeof(fam_name##_map) / sizeof(fam_name##_map[0]),       \
+	}
+
+FLAG_FAMILY(flags_sock, { SOCK_CLOEXEC, FDP_CLOEXEC },
+	    { SOCK_NONBLOCK, FDP_NONBLOCK });
+
+#endif /* CLOEXEC_FLAGS_H */

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "config.h"
+
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+
+#include "forklock.h"
+#include "policy.h"
+#include "sys.h"
+#include "thread.h"
+
+_Atomic uint32_t forklock_room;
+
+/* Sleep until the word changes from what made us wait. */
+static void room_sleep(uint32_t seen)
+{
+	if (!(seen & ROOM_SLEEPERS)) {
+		if (!atomic_compare_exchange_strong_explicit(
+			    &forklock_room, &seen, seen | ROOM_SLEEPERS,
+			    memory_order_relaxed, memory_order_relaxed))
+			return;
+		seen |= ROOM_SLEEPERS;
+	}
+	sys_futex(&forklock_room, FUTEX_WAIT_PRIVATE, seen);
+}
+
+/* A side just emptied: let every sleeper look again. */
+static void room_wake(uint32_t now)
+{
+	if (now & ROOM_SLEEPERS) {
+		atomic_fetch_and_explicit(&forklock_room, ~ROOM_SLEEPERS,
+					  memory_order_relaxed);
+		sys_futex(&forklock_room, FUTEX_WAKE_PRIVATE, INT_MAX);
+	}
+}
+
+static void creator_enter(void)
+{
+	uint32_t v = atomic_load_explicit(&forklock_room, memory_order_relaxed);
+
+	for (;;) {
+		if (!(v & (ROOM_SPAWNERS | ROOM_SPAWN_WANTED))) {
+			if (atomic_compare_exchange_weak_explicit(
+				    &forklock_room, &v, v + ROOM_CREATOR,
+				    memory_order_acquire, memory_order_relaxed))
+				return;
+			continue;
+		}
+		room_sleep(v);
+		v = atomic_load_explicit(&forklock_room, memory_order_relaxed);
+	}
+}
+
+static void creator_exit(void)
+{
+	uint32_t v = atomic_fetch_sub_explicit(&forklock_room, ROOM_CREATOR,
+					       memory_order_release) -
+		     ROOM_CREATOR;
+
+	if (!(v & ROOM_CREATORS))
+		room_wake(v);
+}
+
+static void spawner_enter(void)
+{
+	uint32_t v = atomic_load_explicit(&forklock_room, memory_order_relaxed);
+
+	for (;;) {
+		if (!(v & ROOM_CREATORS)) {
+			uint32_t in = (v + ROOM_SPAWNER) & ~ROOM_SPAWN_WANTED;
+
+			if (atomic_compare_exchange_weak_explicit(
+				    &forklock_room, &v, in,
+				    memory_order_acquire, memory_order_relaxed))
+				return;
+			continue;
+		}
+		/* Hold new creators off, or a steady stream starves us. */
+		if (!(v & ROOM_SPAWN_WANTED)) {
+			if (!atomic_compare_exchange_weak_explicit(
+				    &forklock_room, &v, v | ROOM_SPAWN_WANTED,
+				    memory_order_relaxed, memory_order_relaxed))
+				continue;
+			v |= ROOM_SPAWN_WANTED;
+		}
+		room_sleep(v);
+		v = atomic_load_explicit(&forklock_room, memory_order_relaxed);
+	}
+}
+
+static void spawner_exit(void)
+{
+	uint32_t v = atomic_fetch_sub_explicit(&forklock_room, ROOM_SPAWNER,
+					       memory_order_release) -
+		     ROOM_SPAWNER;
+
+	if (!(v & ROOM_SPAWNERS))
+		room_wake(v);
+}
+
+void forklock_enter(enum forklock_side side)
+{
+	struct cloexec_thread *self = &cloexec_self;
+
+	if (self->lock_depth++)
+		return;
+	if (side == FORKLOCK_CREATE && (policy_word() & POLICY_NO_LOCK)) {
+		self->lock_side = 0;
+		return;
+	}
+	self->lock_side = side;
+	if (side == FORKLOCK_CREATE)
+		creator_enter();
+	else
+		spawner_enter();
+}
+
+void forklock_exit(void)
+{
+	struct cloexec_thread *self = &cloexec_self;
+
+	if (--self->lock_depth)
+		return;
+	if (self->lock_side == FORKLOCK_CREATE)
+		creator_exit();
+	else if (self->lock_side == FORKLOCK_SPAWN)
+		spawner_exit();
+}
+
+void forklock_prepare(void)
+{
+	forklock_enter(FORKLOCK_SPAWN);
+}
+
+void forklock_parent(void)
+{
+	forklock_exit();
+}
+
+/*
+ * The child has one thread, this one, and a copy of a word that counts
+ * the parent's other threads.  Rebuild it from what this thread holds:
+ * nothing, unless the fork came from a signal handler that interrupted
+ * this thread inside the lock, which it will leave later as usual.
+ */
+void forklock_child(void)
+{
+	struct cloexec_thread *self = &cloexec_self;
+	uint32_t word = 0;
+
+	if (--self->lock_depth) {
+		if (self->lock_side == FORKLOCK_CREATE)
+			word = ROOM_CREATOR;
+		else if (self->lock_side == FORKLOCK_SPAWN)
+			word = ROOM_SPAWNER;
+	}
+	atomic_store_explicit(&forklock_room, word, memory_order_relaxed);
+}
+
+__attribute__((constructor)) static void forklock_register(void)
+{
+	pthread_atfork(forklock_prepare, forklock_parent, forklock_child);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the running kernel can do, learned once per capability on first use
+ * and cached in an atomic byte.  Each probe asks the kernel a question that
+ * has a harmless answer (an fd of -1, a scratch socket closed at once) under
+ * the fork lock, so nothing it opens outlives it or leaks into a child, and
+ * it uses raw system calls, so errno is left alone.
+ *
+ * The wrappers then never have to guess from a caller's failure whether the
+ * kernel lacks a flag: a real EINVAL or EBADF is returned as it is.
+ */
+#ifndef CLOEXEC_PROBE_H
+#define CLOEXEC_PROBE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+enum cap {
+	CAP_SOCK_FLAGS, /* SOCK_CLOEXEC | SOCK_NONBLOCK in socket() types */
+	CAP_ACCEPT4,	/* accept4() */
+	CAP_COUNT
+};
+
+enum cap_state {
+	CAP_UNKNOWN, /* not asked yet, or the answer was inconclusive */
+	CAP_NATIVE,  /* the flagged call works */
+	CAP_ABSENT,  /* no such call (ENOSYS) */
+	CAP_REJECTS, /* the call exists but refuses the bits (EINVAL) */
+	CAP_IGNORES, /* the call accepts the bits and does nothing */
+};
+
+extern _Atomic unsigned char cap_cache[CAP_COUNT]
+	__attribute__((visibility("hidden")));
+
+enum cap_state cap_probe(enum cap c) __attribute__((visibility("hidden")));
+const char *cap_name(enum cap c) __attribute__((visibility("hidden")));
+const char *cap_state_name(enum cap_state s)
+	__attribute__((visibility("hidden")));
+/* Has any capability turned out missing (the fallback path is in use)? */
+bool cap_fallback_seen(void) __attribute__((visibility("hidden")));
+
+static inline bool cap_native(enum cap c)
+{
+	unsigned char s = atomic_load_explicit(&cap_cache[c],
+					       memory_order_relaxed);
+
+	if (__builtin_expect(s == CAP_NATIVE, 1))
+		return true;
+	if (s != CAP_UNKNOWN)
+		return false;
+	return cap_probe(c) == CAP_NATIVE;
+}
+
+#endif /* CLOEXEC_PROBE_H */

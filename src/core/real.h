@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The real functions behind the wrapped names.
+ *
+ * Each wrapped symbol has one slot: its name, an optional symbol version,
+ * a raw twin that reaches the kernel without libc, and the resolved address
+ * (an atomic pointer, so the fast path is one load and no lock).  Slots are
+ * resolved lazily with dlsym(RTLD_NEXT): resolving everything at start-up
+ * would cost every process, and most use a handful of these calls.
+ *
+ * When resolution is impossible (this thread is already inside dlsym, which
+ * may allocate, and the allocator may open a file; or libc does not have the
+ * symbol at all) REAL() yields the raw twin instead: never recursion, never
+ * a NULL call.
+ */
+#ifndef CLOEXEC_REAL_H
+#define CLOEXEC_REAL_H
+
+#include <stdatomic.h>
+
+typedef void (*real_fn)(void);
+
+struct real_slot {
+	const char *name;
+	const char *version;
+	real_fn raw;
+	_Atomic(real_fn) addr;
+};
+
+real_fn real_resolve(struct real_slot *slot)
+	__attribute__((visibility("hidden")));
+
+static inline real_fn real_get(struct real_slot *slot)
+{
+	real_fn fn = atomic_load_explicit(&slot->addr, memory_order_acquire);
+
+	if (__builtin_expect(fn != 0, 1))
+		return fn;
+	return real_resolve(slot);
+}
+
+/*
+ * REAL_SLOT(open, raw_open) declares the slot for open(); REAL(open) is then
+ * a pointer typed exactly like open.  REAL_SLOT_VERSION pins a symbol
+ * version, for names whose default version is not the one a program uses.
+ */
+#define REAL_SLOT_VERSION(sym, ver, rawfn)                                     \
+	static __typeof__(&sym) const real_raw_##sym                           \
+		__attribute__((unused)) = (rawfn); /* type check only */       \
+	static struct real_slot real_slot_##sym = {                            \
+		.name = #sym,                                                  \
+		.version = (ver),                                              \
+		.raw = (real_fn)(rawfn),                                       \
+	}
+#define REAL_SLOT(sym, rawfn) REAL_SLOT_VERSION(sym, 0, rawfn)
+#define REAL(sym) ((__typeof__(&sym))real_get(&real_slot_##sym))
+
+#endif /* CLOEXEC_REAL_H */

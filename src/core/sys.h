@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Raw system calls.
+ *
+ * The library cannot reach the kernel through libc everywhere: a wrapper
+ * entered while its real symbol is being resolved (dlsym may allocate, and
+ * an allocator may open files) must not call back into libc, and libc's
+ * syscall() is itself one of the wrapped names.  These helpers go straight
+ * to the kernel, return -errno on failure and never touch errno, which is
+ * what lets a wrapper change fd flags without disturbing the caller's errno.
+ */
+#ifndef CLOEXEC_SYS_H
+#define CLOEXEC_SYS_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#if defined(__x86_64__)
+
+static inline long sys_call6(long n, long a, long b, long c, long d, long e,
+			     long f)
+{
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8),
+			   "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+#elif defined(__i386__)
+
+/*
+ * int $0x80 takes up to five arguments in registers; nothing here needs a
+ * sixth (which would have to go in %ebp, the frame pointer).
+ */
+static inline long sys_call6(long n, long a, long b, long c, long d, long e,
+			     long f)
+{
+	long ret;
+
+	(void)f;
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(n), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
+			 : "memory");
+	return ret;
+}
+
+#elif defined(__aarch64__)
+
+static inline long sys_call6(long n, long a, long b, long c, long d, long e,
+			     long f)
+{
+	register long x8 __asm__("x8") = n;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+	register long x4 __asm__("x4") = e;
+	register long x5 __asm__("x5") = f;
+
+	__asm__ volatile("svc 0"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5)
+			 : "memory");
+	return x0;
+}
+
+#else
+#error "libcloexec: no raw system call sequence for this architecture"
+#endif
+
+#define sys_call(n, a, b, c, d, e)                                           \
+	sys_call6((n), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
+
+/* Turn a raw result into libc's convention: -1 and errno. */
+static inline long sys_result(long ret)
+{
+	if ((unsigned long)ret > -4096UL) {
+		errno = (int)-ret;
+		return -1;
+	}
+	return ret;
+}
+
+#if defined(SYS_fcntl64)
+#define SYS_FCNTL SYS_fcntl64
+#else
+#define SYS_FCNTL SYS_fcntl
+#endif
+
+static inline long sys_fcntl(int fd, int cmd, long arg)
+{
+	return sys_call(SYS_FCNTL, fd, cmd, arg, 0, 0);
+}
+
+static inline long sys_close(int fd)
+{
+	return sys_call(SYS_close, fd, 0, 0, 0, 0);
+}
+
+static inline long sys_ioctl(int fd, unsigned long req, void *arg)
+{
+	return sys_call(SYS_ioctl, fd, req, arg, 0, 0);
+}
+
+static inline long sys_write(int fd, const void *buf, size_t len)
+{
+	return sys_call(SYS_write, fd, buf, len, 0, 0);
+}
+
+static inline long sys_openat(int dirfd, const char *path, int flags,
+			      unsigned mode)
+{
+	return sys_call(SYS_openat, dirfd, path, flags, mode, 0);
+}
+
+static inline long sys_futex(void *addr, int op, unsigned val)
+{
+	return sys_call(SYS_futex, addr, op, val, 0, 0);
+}
+
+/*
+ * Sockets.  32-bit x86 multiplexes them through socketcall(2), as libc does
+ * there; the direct calls only exist since Linux 4.3.
+ */
+#if defined(__i386__)
+#define SOCKETCALL_SOCKET 1
+#define SOCKETCALL_ACCEPT 5
+#define SOCKETCALL_SOCKETPAIR 8
+#define SOCKETCALL_ACCEPT4 18
+
+static inline long sys_socketcall(int call, long *args)
+{
+	return sys_call(SYS_socketcall, call, args, 0, 0, 0);
+}
+
+static inline long sys_socket(int domain, int type, int protocol)
+{
+	long args[3] = { domain, type, protocol };
+
+	return sys_socketcall(SOCKETCALL_SOCKET, args);
+}
+
+static inline long sys_socketpair(int domain, int type, int protocol,
+				  int sv[2])
+{
+	long args[4] = { domain, type, protocol, (long)sv };
+
+	return sys_socketcall(SOCKETCALL_SOCKETPAIR, args);
+}
+
+static inline long sys_accept(int fd, struct sockaddr *sa, socklen_t *len)
+{
+	long args[3] = { fd, (long)sa, (long)len };
+
+	return sys_socketcall(SOCKETCALL_ACCEPT, args);
+}
+
+static inline long sys_accept4(int fd, struct sockaddr *sa, socklen_t *len,
+			       int flags)
+{
+	long args[4] = { fd, (long)sa, (long)len, flags };
+
+	return sys_socketcall(SOCKETCALL_ACCEPT4, args);
+}
+#else
+static inline long sys_socket(int domain, int type, int protocol)
+{
+	return sys_call(SYS_socket, domain, type, protocol, 0, 0);
+}
+
+static inline long sys_socketpair(int domain, int type, int protocol,
+				  int sv[2])
+{
+	return sys_call(SYS_socketpair, domain, type, protocol, sv, 0);
+}
+
+static inline long sys_accept(int fd, struct sockaddr *sa, socklen_t *len)
+{
+#if defined(SYS_accept)
+	return sys_call(SYS_accept, fd, sa, len, 0, 0);
+#else
+	return sys_call(SYS_accept4, fd, sa, len, 0, 0);
+#endif
+}
+
+static inline long sys_accept4(int fd, struct sockaddr *sa, socklen_t *len,
+			       int flags)
+{
+	return sys_call(SYS_accept4, fd, sa, len, flags, 0);
+}
+#endif
+
+#endif /* CLOEXEC_SYS_H */

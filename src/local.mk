@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+# The shared core: everything a wrapper stands on.  A convenience library,
+# so that the unit tests can link it without the interposed names.
+noinst_LTLIBRARIES += src/libcore.la
+src_libcore_la_SOURCES = \
+	src/core/compat.h \
+	src/core/diag.c src/core/diag.h \
+	src/core/export.h \
+	src/core/fdprop.h \
+	src/core/fdreq.c src/core/fdreq.h \
+	src/core/flags.h \
+	src/core/forklock.c src/core/forklock.h \
+	src/core/policy.c src/core/policy.h \
+	src/core/probe.c src/core/probe.h \
+	src/core/real.c src/core/real.h \
+	src/core/sys.h \
+	src/core/thread.h
+src_libcore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+
+# The library: one file per fd family, on top of the core.
+lib_LTLIBRARIES += src/libcloexec.la
+src_libcloexec_la_SOURCES = \
+	src/core/version.c \
+	src/wrap/socket.c
+src_libcloexec_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+src_libcloexec_la_LIBADD = src/libcore.la
+src_libcloexec_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
+	-Wl,--version-script=src/libcloexec.map
+EXTRA_src_libcloexec_la_DEPENDENCIES = src/libcloexec.map
+
+# The exported names are the rows of entrypoints.def, and nothing else.
+src/libcloexec.map: $(top_srcdir)/src/entrypoints.def
+	$(AM_V_GEN)$(MKDIR_P) src && { \
+	  echo '/* Generated from src/entrypoints.def. */'; \
+	  echo '{'; echo 'global:'; \
+	  sed -n 's/^ENTRY(\([A-Za-z_0-9]*\),.*/	\1;/p' $<; \
+	  echo 'local:'; echo '	*;'; echo '};'; \
+	} > $@-t && mv $@-t $@
+CLEANFILES += src/libcloexec.map
+EXTRA_DIST += src/entrypoints.def
+
+bin_PROGRAMS += src/cloexec
+src_cloexec_SOURCES = src/cmd/cloexec.c
+src_cloexec_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DCLOEXEC_BUILD_DIR='"$(abs_top_builddir)/src"' \
+	-DCLOEXEC_LIBDIR='"$(libdir)"'
+src_cloexec_LDADD = src/libcore.la

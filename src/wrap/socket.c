@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Sockets: socket, socketpair, accept, accept4, and cloexec_paccept.
+ *
+ * socket() and socketpair() carry their flags in the type argument, so the
+ * fallback passes the type without them.  accept() has no flags at all:
+ * natively it becomes accept4(), and the fallback waits for a connection
+ * outside the fork lock before taking it inside.
+ */
+#include "config.h"
+
+#include <poll.h>
+#include <signal.h>
+
+#include "cloexec.h"
+#include "core/export.h"
+#include "core/fdreq.h"
+#include "core/real.h"
+#include "core/sys.h"
+
+static int raw_socket(int domain, int type, int protocol)
+{
+	return sys_result(sys_socket(domain, type, protocol));
+}
+
+static int raw_socketpair(int domain, int type, int protocol, int sv[2])
+{
+	return sys_result(sys_socketpair(domain, type, protocol, sv));
+}
+
+static int raw_accept(int fd, sockaddr_arg sa, socklen_t *len)
+{
+	return sys_result(sys_accept(fd, SOCKADDR_PTR(sa), len));
+}
+
+static int raw_accept4(int fd, sockaddr_arg sa, socklen_t *len, int flags)
+{
+	return sys_result(sys_accept4(fd, SOCKADDR_PTR(sa), len, flags));
+}
+
+REAL_SLOT(socket, raw_socket);
+REAL_SLOT(socketpair, raw_socketpair);
+REAL_SLOT(accept, raw_accept);
+REAL_SLOT(accept4, raw_accept4);
+
+static const struct fd_spec socket_spec = {
+	.family = &flags_sock,
+	.cls = FD_CLASS_SOCKET,
+	.cap = CAP_SOCK_FLAGS,
+};
+
+static const struct fd_spec accept_spec = {
+	.family = &flags_sock,
+	.cls = FD_CLASS_ACCEPT,
+	.cap = CAP_ACCEPT4,
+	.plain_takes_no_flags = true,
+};
+
+static const struct fd_spec accept4_spec = {
+	.family = &flags_sock,
+	.cls = FD_CLASS_ACCEPT,
+	.cap = CAP_ACCEPT4,
+	.plain_takes_no_flags = true,
+	.flagged_call = true,
+};
+
+CLOEXEC_EXPORT int socket(int domain, int type, int protocol)
+{
+	struct fdreq rq;
+
+	fdreq_begin(&rq, &socket_spec, type, -1);
+	return fdreq_end(&rq, REAL(socket)(domain, fdreq_flags(&rq), protocol));
+}
+
+CLOEXEC_EXPORT int socketpair(int domain, int type, int protocol, int sv[2])
+{
+	struct fdreq rq;
+
+	fdreq_begin(&rq, &socket_spec, type, -1);
+	return fdreq_end_pair(
+		&rq, REAL(socketpair)(domain, fdreq_flags(&rq), protocol, sv),
+		sv);
+}
+
+static int accept_with(const struct fd_spec *spec, int fd, sockaddr_arg sa,
+		       socklen_t *len, int flags)
+{
+	struct fdreq rq;
+
+	switch (fdreq_begin(&rq, spec, flags, fd)) {
+	case FDREQ_PLAIN:
+		return REAL(accept)(fd, sa, len);
+	case FDREQ_NATIVE:
+		return fdreq_end(&rq,
+				 REAL(accept4)(fd, sa, len, fdreq_flags(&rq)));
+	case FDREQ_FALLBACK:
+		return fdreq_end(&rq, REAL(accept)(fd, sa, len));
+	default:
+		return -1;
+	}
+}
+
+CLOEXEC_EXPORT int accept(int fd, sockaddr_arg sa, socklen_t *len)
+{
+	return accept_with(&accept_spec, fd, sa, len, 0);
+}
+
+CLOEXEC_EXPORT int accept4(int fd, sockaddr_arg sa, socklen_t *len, int flags)
+{
+	return accept_with(&accept4_spec, fd, sa, len, flags);
+}
+
+/*
+ * paccept as the 2008 patch had it, in user space: ppoll() installs the
+ * mask atomically for the wait, so a signal it unblocks, whether pending
+ * already or arriving during the wait, ends it with EINTR.  The accept that
+ * follows finds the connection waiting; only when another thread or process
+ * takes it first on a blocking listener does that accept block, under the
+ * caller's own mask (cloexec_paccept(3) says so).
+ */
+CLOEXEC_EXPORT int cloexec_paccept(int fd, struct sockaddr *addr,
+				   socklen_t *addrlen, const sigset_t *sigmask,
+				   int flags)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	long fl;
+
+	if (flags & ~(SOCK_CLOEXEC | SOCK_NONBLOCK))
+		return fdreq_fail(EINVAL);
+	if (sigmask) {
+		fl = sys_fcntl(fd, F_GETFL, 0);
+		if (fl >= 0 && !(fl & O_NONBLOCK) &&
+		    ppoll(&p, 1, NULL, sigmask) < 0)
+			return -1;
+	}
+	return accept_with(&accept4_spec, fd, addr, addrlen, flags);
+}

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The socket family, end to end, in every configuration (testlib.h):
+ * what a plain call returns, what an exec'd child inherits, explicit flags,
+ * errors and errno identical to libc's, and the fds that land on 0-2.
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "testlib.h"
+
+/* Without the library, the emulated kernel refuses flagged calls. */
+static bool flags_refused(void)
+{
+	return tl_oldkernel() && !tl_preloaded();
+}
+
+START_TEST(socket_plain)
+{
+	int s = socket(AF_INET, SOCK_STREAM, 0);
+
+	ck_assert_int_ge(s, 3);
+	ck_assert(tl_cloexec(s) == tl_preloaded());
+	ck_assert(!tl_nonblock(s));
+	ck_assert_int_eq(tl_child_sees(s), !tl_preloaded());
+}
+END_TEST
+
+START_TEST(socket_explicit_flags)
+{
+	int s = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	if (flags_refused()) {
+		ck_assert_int_eq(s, -1);
+		ck_assert_int_eq(errno, EINVAL);
+		return;
+	}
+	ck_assert_int_ge(s, 3);
+	ck_assert(tl_cloexec(s));
+	ck_assert(tl_nonblock(s));
+	ck_assert_int_eq(tl_child_sees(s), 0);
+}
+END_TEST
+
+START_TEST(socket_nonblock_only)
+{
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+
+	if (flags_refused()) {
+		ck_assert_int_eq(s, -1);
+		return;
+	}
+	ck_assert_int_ge(s, 3);
+	ck_assert(tl_nonblock(s));
+	ck_assert(tl_cloexec(s) == tl_preloaded());
+}
+END_TEST
+
+START_TEST(socketpair_plain)
+{
+	int sv[2];
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	ck_assert(tl_cloexec(sv[0]) == tl_preloaded());
+	ck_assert(tl_cloexec(sv[1]) == tl_preloaded());
+	ck_assert_int_eq(tl_child_sees(sv[0]), !tl_preloaded());
+	ck_assert_int_eq(tl_child_sees(sv[1]), !tl_preloaded());
+	ck_assert_int_eq(write(sv[0], "x", 1), 1);
+}
+END_TEST
+
+START_TEST(socketpair_explicit_flags)
+{
+	int sv[2];
+	int ret = socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC |
+					      SOCK_NONBLOCK,
+			     0, sv);
+
+	if (flags_refused()) {
+		ck_assert_int_eq(ret, -1);
+		ck_assert_int_eq(errno, EINVAL);
+		return;
+	}
+	ck_assert_int_eq(ret, 0);
+	ck_assert(tl_cloexec(sv[0]) && tl_cloexec(sv[1]));
+	ck_assert(tl_nonblock(sv[0]) && tl_nonblock(sv[1]));
+}
+END_TEST
+
+START_TEST(accept_plain)
+{
+	struct sockaddr_in addr, peer;
+	socklen_t len = sizeof(peer);
+	int l = tl_listener(&addr);
+	int c = tl_connect(&addr);
+	int a = accept(l, (struct sockaddr *)&peer, &len);
+
+	ck_assert_int_ge(a, 3);
+	ck_assert_int_eq(len, sizeof(peer));
+	ck_assert_int_eq(peer.sin_family, AF_INET);
+	ck_assert(tl_cloexec(a) == tl_preloaded());
+	ck_assert(!tl_nonblock(a));
+	ck_assert_int_eq(tl_child_sees(a), !tl_preloaded());
+	ck_assert_int_eq(write(c, "x", 1), 1);
+}
+END_TEST
+
+START_TEST(accept4_flags)
+{
+	struct sockaddr_in addr;
+	int l = tl_listener(&addr);
+	int a;
+
+	tl_connect(&addr);
+	a = accept4(l, NULL, NULL, SOCK_NONBLOCK);
+	if (flags_refused()) {
+		ck_assert_int_eq(a, -1);
+		ck_assert_int_eq(errno, ENOSYS);
+		return;
+	}
+	ck_assert_int_ge(a, 3);
+	ck_assert(tl_nonblock(a));
+	ck_assert(tl_cloexec(a) == tl_preloaded());
+
+	tl_connect(&addr);
+	a = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+	ck_assert_int_ge(a, 3);
+	ck_assert(tl_cloexec(a));
+	ck_assert(!tl_nonblock(a));
+	ck_assert_int_eq(tl_child_sees(a), 0);
+}
+END_TEST
+
+/* A blocking listener: the fallback waits for the connection unlocked. */
+static void *connect_later(void *arg)
+{
+	usleep(100 * 1000);
+	tl_connect(arg);
+	return NULL;
+}
+
+START_TEST(accept_blocking)
+{
+	struct sockaddr_in addr;
+	int l = tl_listener(&addr);
+	pthread_t th;
+	int a;
+
+	ck_assert_int_eq(pthread_create(&th, NULL, connect_later, &addr), 0);
+	a = accept(l, NULL, NULL);
+	ck_assert_int_ge(a, 3);
+	ck_assert(tl_cloexec(a) == tl_preloaded());
+	pthread_join(th, NULL);
+}
+END_TEST
+
+/* An address the kernel will refuse, hidden from the compiler's checks. */
+static void *bad_address(void)
+{
+	static volatile uintptr_t addr = 8;
+
+	return (void *)addr;
+}
+
+/* Bad arguments: the same return and errno as libc on a current kernel. */
+START_TEST(errors_match_libc)
+{
+	struct sockaddr_in addr;
+	int l = tl_listener(&addr);
+	int unbound = socket(AF_INET, SOCK_STREAM, 0);
+	int file = open("/dev/null", O_RDONLY);
+	int sv[2];
+
+	tl_errno_is(socket(12345, SOCK_STREAM, 0), EAFNOSUPPORT);
+	tl_errno_is(socket(AF_INET, 999, 0), EINVAL);
+	tl_errno_is(socket(AF_INET, SOCK_STREAM | 0x100, 0), EINVAL);
+	tl_errno_is(socket(AF_INET, SOCK_STREAM, 12345), EINVAL);
+	tl_errno_is(socket(AF_INET, SOCK_STREAM, IPPROTO_UDP), EPROTONOSUPPORT);
+	tl_errno_is(socketpair(AF_INET, SOCK_STREAM, 0, sv), EOPNOTSUPP);
+	tl_errno_is(socketpair(AF_UNIX, SOCK_STREAM, 0, bad_address()), EFAULT);
+	tl_errno_is(accept(-1, NULL, NULL), EBADF);
+	tl_errno_is(accept(1000, NULL, NULL), EBADF);
+	tl_errno_is(accept(file, NULL, NULL), ENOTSOCK);
+	tl_errno_is(accept(unbound, NULL, NULL), EINVAL);
+	if (flags_refused())
+		return;
+	/* Flags are checked first: no wait, even on a blocking listener. */
+	tl_errno_is(accept4(l, NULL, NULL, 0x1000), EINVAL);
+	tl_errno_is(accept4(-1, NULL, NULL, SOCK_CLOEXEC), EBADF);
+	tl_connect(&addr);
+	tl_errno_is(accept4(l, bad_address(), bad_address(), SOCK_CLOEXEC),
+		    EFAULT);
+}
+END_TEST
+
+/* On the real kernel, libc's own functions agree case by case. */
+START_TEST(errors_same_as_libc_functions)
+{
+	int (*libc_socket)(int, int, int) = tl_libc("socket");
+	int (*libc_accept4)(int, struct sockaddr *, socklen_t *, int) =
+		tl_libc("accept4");
+	static const int types[] = { 999, SOCK_STREAM | 0x100, -1,
+				     SOCK_RAW | SOCK_CLOEXEC };
+	static const int domains[] = { 12345, -1, AF_INET, AF_UNIX };
+	size_t i, j;
+
+	if (tl_oldkernel())
+		return;
+	ck_assert_ptr_nonnull(libc_socket);
+	for (i = 0; i < sizeof(domains) / sizeof(domains[0]); i++) {
+		for (j = 0; j < sizeof(types) / sizeof(types[0]); j++) {
+			int r1, r2, e1, e2;
+
+			errno = 0;
+			r1 = libc_socket(domains[i], types[j], 0);
+			e1 = errno;
+			errno = 0;
+			r2 = socket(domains[i], types[j], 0);
+			e2 = errno;
+			ck_assert_msg((r1 < 0) == (r2 < 0) && e1 == e2,
+				      "socket(%d, %#x): libc %d/%d, here %d/%d",
+				      domains[i], types[j], r1, e1, r2, e2);
+		}
+	}
+	errno = 0;
+	ck_assert_int_eq(libc_accept4(-1, NULL, NULL, SOCK_CLOEXEC), -1);
+	ck_assert_int_eq(errno, EBADF);
+}
+END_TEST
+
+START_TEST(errno_preserved)
+{
+	struct sockaddr_in addr;
+	int l, sv[2];
+
+	errno = 4242;
+	ck_assert_int_ge(socket(AF_INET, SOCK_STREAM, 0), 0);
+	ck_assert_int_eq(errno, 4242);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	ck_assert_int_eq(errno, 4242);
+	l = tl_listener(&addr);
+	tl_connect(&addr);
+	errno = 4343;
+	ck_assert_int_ge(accept(l, NULL, NULL), 0);
+	ck_assert_int_eq(errno, 4343);
+}
+END_TEST
+
+START_TEST(emfile)
+{
+	struct sockaddr_in addr;
+	struct rlimit rl = { 16, 16 };
+	int l = tl_listener(&addr);
+	int sv[2];
+
+	tl_connect(&addr);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	while (open("/dev/null", O_RDONLY) >= 0)
+		;
+	ck_assert_int_eq(errno, EMFILE);
+	tl_errno_is(socket(AF_INET, SOCK_STREAM, 0), EMFILE);
+	tl_errno_is(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), EMFILE);
+	tl_errno_is(accept(l, NULL, NULL), EMFILE);
+}
+END_TEST
+
+/* inetd: close(0); socket() hands the socket to the children as stdin. */
+START_TEST(std_fds_stay_inheritable)
+{
+	struct sockaddr_in addr;
+	int l = tl_listener(&addr);
+	int stdout_copy = dup(1);
+	int s, sv[2];
+
+	close(0);
+	s = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_eq(s, 0);
+	ck_assert(!tl_cloexec(0));
+	close(0);
+	close(1);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	ck_assert(sv[0] < 2 && sv[1] < 2);
+	ck_assert(!tl_cloexec(0) && !tl_cloexec(1));
+	dup2(stdout_copy, 1);
+	tl_connect(&addr);
+	close(0);
+	ck_assert_int_eq(accept(l, NULL, NULL), 0);
+	ck_assert(!tl_cloexec(0));
+	if (flags_refused())
+		return;
+	/* Asked for explicitly, the flag stays, even on 0. */
+	close(0);
+	ck_assert_int_eq(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), 0);
+	ck_assert(tl_cloexec(0));
+}
+END_TEST
+
+START_TEST(cleared_flag_stays_cleared)
+{
+	int s = socket(AF_INET, SOCK_STREAM, 0);
+
+	ck_assert_int_eq(fcntl(s, F_SETFD, 0), 0);
+	ck_assert_int_eq(tl_child_sees(s), 1);
+}
+END_TEST
+
+typedef int (*paccept_fn)(int, struct sockaddr *, socklen_t *,
+			  const sigset_t *, int);
+
+static paccept_fn find_paccept(void)
+{
+	return (paccept_fn)dlsym(RTLD_DEFAULT, "cloexec_paccept");
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static void *signal_later(void *arg)
+{
+	usleep(200 * 1000);
+	pthread_kill(*(pthread_t *)arg, SIGUSR1);
+	return NULL;
+}
+
+START_TEST(paccept_flags_and_sigmask)
+{
+	paccept_fn paccept = find_paccept();
+	struct sockaddr_in addr;
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	sigset_t blocked, during;
+	pthread_t self = pthread_self(), th;
+	int l, a;
+
+	if (!tl_preloaded()) {
+		ck_assert_ptr_null(paccept);
+		return;
+	}
+	ck_assert_ptr_nonnull(paccept);
+	l = tl_listener(&addr);
+	tl_errno_is(paccept(l, NULL, NULL, NULL, 0x1000), EINVAL);
+
+	tl_connect(&addr);
+	a = paccept(l, NULL, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	ck_assert_int_ge(a, 3);
+	ck_assert(tl_cloexec(a) && tl_nonblock(a));
+
+	/* SIGUSR1 blocked normally, unblocked only while paccept waits. */
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&blocked);
+	sigaddset(&blocked, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &blocked, &during);
+	sigdelset(&during, SIGUSR1);
+
+	pthread_create(&th, NULL, signal_later, &self);
+	tl_errno_is(paccept(l, NULL, NULL, &during, 0), EINTR);
+	pthread_join(th, NULL);
+
+	/* Pending before the call: the wait must not start at all. */
+	raise(SIGUSR1);
+	tl_errno_is(paccept(l, NULL, NULL, &during, 0), EINTR);
+
+	/* A connection and the mask: accepted, flags applied. */
+	tl_connect(&addr);
+	a = paccept(l, NULL, NULL, &during, 0);
+	ck_assert_int_ge(a, 3);
+	ck_assert(tl_cloexec(a));
+}
+END_TEST
+
+static Suite *socket_suite(void)
+{
+	Suite *s = suite_create("socket");
+
+	tl_add(s, socket_plain);
+	tl_add(s, socket_explicit_flags);
+	tl_add(s, socket_nonblock_only);
+	tl_add(s, socketpair_plain);
+	tl_add(s, socketpair_explicit_flags);
+	tl_add(s, accept_plain);
+	tl_add(s, accept4_flags);
+	tl_add(s, accept_blocking);
+	tl_add(s, errors_match_libc);
+	tl_add(s, errors_same_as_libc_functions);
+	tl_add(s, errno_preserved);
+	tl_add(s, emfile);
+	tl_add(s, std_fds_stay_inheritable);
+	tl_add(s, cleared_flag_stays_cleared);
+	tl_add(s, paccept_flags_and_sigmask);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	return tl_main(argc, argv, socket_suite);
+}

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) && HAVE_LINUX_SECCOMP_H && HAVE_LINUX_FILTER_H &&     \
+	HAVE_LINUX_AUDIT_H
+#define OLDKERNEL_SUPPORTED 1
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#endif
+
+#include "core/sys.h"
+#include "oldkernel.h"
+
+/* The process that installed it: a forked child must install its own. */
+static pid_t active_pid;
+
+int oldkernel_active(void)
+{
+	return active_pid == getpid();
+}
+
+#ifndef OLDKERNEL_SUPPORTED
+
+int oldkernel_supported(void)
+{
+	return 0;
+}
+
+int oldkernel_install(void)
+{
+	fputs("oldkernel: no emulation for this architecture\n", stderr);
+	return -1;
+}
+
+#else
+
+enum test { ANY, BITS, EQUALS };
+
+#define NOTIFY SECCOMP_RET_USER_NOTIF
+#define FAIL(e) (SECCOMP_RET_ERRNO | (e))
+
+static const struct rule {
+	int nr;
+	enum test test;
+	int arg;
+	uint32_t value;
+	uint32_t action;
+} rules[] = {
+	{ SYS_accept4, ANY, 0, 0, FAIL(ENOSYS) },
+	{ SYS_dup3, ANY, 0, 0, FAIL(ENOSYS) },
+	{ SYS_epoll_create1, ANY, 0, 0, FAIL(ENOSYS) },
+	{ SYS_inotify_init1, ANY, 0, 0, FAIL(ENOSYS) },
+	{ SYS_pipe2, BITS, 1, ~0u, FAIL(ENOSYS) },
+	{ SYS_socket, BITS, 1, SOCK_CLOEXEC | SOCK_NONBLOCK, FAIL(EINVAL) },
+	{ SYS_socketpair, BITS, 1, SOCK_CLOEXEC | SOCK_NONBLOCK, FAIL(EINVAL) },
+	{ SYS_eventfd2, BITS, 1, O_CLOEXEC | O_NONBLOCK, FAIL(EINVAL) },
+	{ SYS_signalfd4, BITS, 3, O_CLOEXEC | O_NONBLOCK, FAIL(EINVAL) },
+	{ SYS_timerfd_create, BITS, 1, O_CLOEXEC | O_NONBLOCK, FAIL(EINVAL) },
+	{ SYS_fcntl, EQUALS, 1, F_DUPFD_CLOEXEC, FAIL(EINVAL) },
+	{ SYS_open, BITS, 1, O_CLOEXEC, NOTIFY },
+	{ SYS_openat, BITS, 2, O_CLOEXEC, NOTIFY },
+	{ SYS_recvmsg, BITS, 2, MSG_CMSG_CLOEXEC, NOTIFY },
+	{ SYS_recvmmsg, BITS, 3, MSG_CMSG_CLOEXEC, NOTIFY },
+};
+
+#define NRULES (sizeof(rules) / sizeof(rules[0]))
+
+int oldkernel_supported(void)
+{
+	return 1;
+}
+#define LOAD(off) ((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off)))
+#define RET(v) ((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, (v)))
+#define ARG_LOW(i) (offsetof(struct seccomp_data, args) + 8 * (i))
+
+static size_t build_filter(struct sock_filter *f)
+{
+	size_t n = 0, i;
+
+	f[n++] = LOAD(offsetof(struct seccomp_data, arch));
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+					      AUDIT_ARCH_X86_64, 1, 0);
+	f[n++] = RET(SECCOMP_RET_ALLOW);
+	f[n++] = LOAD(offsetof(struct seccomp_data, nr));
+	for (i = 0; i < NRULES; i++) {
+		const struct rule *r = &rules[i];
+
+		if (r->test == ANY) {
+			f[n++] = (struct sock_filter)BPF_JUMP(
+				BPF_JMP | BPF_JEQ | BPF_K, r->nr, 0, 1);
+			f[n++] = RET(r->action);
+			continue;
+		}
+		/* On a match both branches return, so A may be reloaded. */
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						      r->nr, 0, 4);
+		f[n++] = LOAD(ARG_LOW(r->arg));
+		f[n++] = (struct sock_filter)BPF_JUMP(
+			BPF_JMP | (r->test == BITS ? BPF_JSET : BPF_JEQ) |
+				BPF_K,
+			r->value, 0, 1);
+		f[n++] = RET(r->action);
+		f[n++] = RET(SECCOMP_RET_ALLOW);
+	}
+	f[n++] = RET(SECCOMP_RET_ALLOW);
+	return n;
+}
+
+static int listener = -1;
+static sem_t ready;
+
+/* Is tid a thread of this process?  Signal 0 to it only checks. */
+static int own_thread(pid_t tid)
+{
+	return sys_call(SYS_tgkill, getpid(), tid, 0, 0, 0) == 0;
+}
+
+/*
+ * The call as a pre-2.6.23 kernel made it: without the bit.  Raw system
+ * calls, so that the library under test, preloaded in this process, does
+ * not put the bit back.
+ */
+static long reissue(const struct seccomp_data *d)
+{
+	const __u64 *a = d->args;
+
+	switch (d->nr) {
+	case SYS_open:
+		return sys_call(SYS_open, a[0], a[1] & ~O_CLOEXEC, a[2], 0, 0);
+	case SYS_openat:
+		return sys_call(SYS_openat, a[0], a[1], a[2] & ~O_CLOEXEC,
+				a[3], 0);
+	case SYS_recvmsg:
+		return sys_call(SYS_recvmsg, a[0], a[1],
+				a[2] & ~MSG_CMSG_CLOEXEC, 0, 0);
+	case SYS_recvmmsg:
+		return sys_call(SYS_recvmmsg, a[0], a[1], a[2],
+				a[3] & ~MSG_CMSG_CLOEXEC, a[4]);
+	}
+	return -ENOSYS;
+}
+
+static void *supervise(void *unused)
+{
+	struct seccomp_notif_sizes sizes;
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
+
+	sem_wait(&ready);
+	if (listener < 0)
+		return NULL;
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
+		abort();
+	req = calloc(1, sizes.seccomp_notif);
+	resp = calloc(1, sizes.seccomp_notif_resp);
+	if (!req || !resp)
+		abort();
+	for (;;) {
+		long ret;
+
+		memset(req, 0, sizes.seccomp_notif);
+		if (sys_ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, req) < 0)
+			continue;
+		memset(resp, 0, sizes.seccomp_notif_resp);
+		resp->id = req->id;
+		if (!own_thread(req->pid)) {
+			resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		} else {
+			ret = reissue(&req->data);
+			if (ret < 0)
+				resp->error = (int32_t)ret;
+			else
+				resp->val = ret;
+		}
+		/* ENOENT: the caller was killed meanwhile; nothing to do. */
+		sys_ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
+	}
+	return NULL;
+}
+
+int oldkernel_install(void)
+{
+	struct sock_filter f[8 + 5 * NRULES];
+	struct sock_fprog prog = { .filter = f };
+	pthread_t th;
+
+	/*
+	 * Filters stack: a forked child keeps its parent's, whose supervisor
+	 * thread did not come along, so it installs one more with its own.
+	 * The newest filter wins, so its own supervisor gets its calls.
+	 */
+	if (oldkernel_active())
+		return 0;
+	prog.len = (unsigned short)build_filter(f);
+	sem_init(&ready, 0, 0);
+	/* The supervisor starts before the filter, so it is not under it. */
+	if (pthread_create(&th, NULL, supervise, NULL)) {
+		perror("oldkernel: pthread_create");
+		return -1;
+	}
+	pthread_detach(th);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+		perror("oldkernel: PR_SET_NO_NEW_PRIVS");
+		sem_post(&ready);
+		return -1;
+	}
+	listener = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+			   SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	if (listener < 0)
+		perror("oldkernel: seccomp");
+	sem_post(&ready);
+	if (listener < 0)
+		return -1;
+	active_pid = getpid();
+	return 0;
+}
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * An emulated 2008 kernel, for the test that installs it.
+ *
+ * A seccomp filter makes the running kernel answer the fd-creating calls
+ * the way Linux did before the flag-parameter series landed:
+ *
+ *   accept4, dup3, epoll_create1, inotify_init1   ENOSYS (no such call)
+ *   pipe2 with flags                              ENOSYS
+ *   socket/socketpair with SOCK_CLOEXEC/NONBLOCK  EINVAL (invalid type)
+ *   eventfd2, signalfd4, timerfd_create flags     EINVAL
+ *   fcntl F_DUPFD_CLOEXEC                         EINVAL
+ *   open/openat with O_CLOEXEC                    bit silently ignored
+ *   recvmsg/recvmmsg with MSG_CMSG_CLOEXEC        bit silently ignored
+ *
+ * Flagged calls with no flags stay allowed, because glibc 2.36 implements
+ * pipe(), eventfd() and signalfd() with them.
+ *
+ * "Silently ignored" cannot be said in BPF: those calls are handed to a
+ * supervisor thread of the same process (SECCOMP_RET_USER_NOTIF), which
+ * makes the call itself without the bit, sharing the fd table, and answers
+ * with its result.  Calls from other processes (exec'd children inherit
+ * the filter) are let through unchanged.
+ *
+ * Install it in the process (or Check's forked test child) that is under
+ * test, before it starts other threads: threads created afterwards inherit
+ * the filter.  Returns 0, or -1 with a message on stderr when the machine
+ * cannot do it (not x86_64, seccomp unavailable).
+ */
+#ifndef TESTS_OLDKERNEL_H
+#define TESTS_OLDKERNEL_H
+
+int oldkernel_install(void);
+
+/* Can this build emulate at all (architecture, headers)? */
+int oldkernel_supported(void);
+
+/* Did this process install it? */
+int oldkernel_active(void);
+
+#endif /* TESTS_OLDKERNEL_H */

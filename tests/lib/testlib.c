@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "oldkernel.h"
+#include "testlib.h"
+
+static const struct config {
+	const char *name;
+	bool preload;
+	bool oldkernel;
+} configs[] = {
+	{ "libc", false, false },
+	{ "preload", true, false },
+	{ "preload-oldkernel", true, true },
+	{ "libc-oldkernel", false, true },
+};
+
+#define NCONFIGS (sizeof(configs) / sizeof(configs[0]))
+
+static const struct config *current = &configs[0];
+
+bool tl_preloaded(void)
+{
+	return current->preload;
+}
+
+bool tl_oldkernel(void)
+{
+	return current->oldkernel;
+}
+
+const char *tl_config_name(void)
+{
+	return current->name;
+}
+
+void tl_close_from(int lowfd)
+{
+	int fd;
+
+	if (syscall(SYS_close_range, lowfd, ~0u, 0) == 0)
+		return;
+	for (fd = lowfd; fd < 1024; fd++)
+		close(fd);
+}
+
+/* Is name in the comma-separated list in env (or is there no list)? */
+static bool wanted(const char *name, const char *env)
+{
+	const char *list = getenv(env);
+	size_t len = strlen(name);
+	const char *p;
+
+	if (!list || !*list)
+		return true;
+	for (p = list; (p = strstr(p, name)); p += len)
+		if ((p == list || p[-1] == ',') && (!p[len] || p[len] == ','))
+			return true;
+	return false;
+}
+
+void tl_set_preload(bool on)
+{
+	const char *lib = getenv("CLOEXEC_LIB");
+	const char *san = getenv("CLOEXEC_SAN_LIB");
+	char value[4096];
+
+	if (!on) {
+		unsetenv("LD_PRELOAD");
+		return;
+	}
+	if (!lib) {
+		fputs("testlib: CLOEXEC_LIB is not set\n", stderr);
+		exit(99);
+	}
+	/* A sanitized library needs the sanitizer runtime loaded first. */
+	snprintf(value, sizeof(value), "%s%s%s", san && *san ? san : "",
+		 san && *san ? " " : "", lib);
+	setenv("LD_PRELOAD", value, 1);
+}
+
+/* The tests a suite registered with tl_add(), for the driver. */
+static const char *test_names[128];
+static size_t ntests;
+
+void tl_add_test(Suite *s, const TTest *test)
+{
+	TCase *tc = tcase_create(test->name);
+
+	tcase_add_test(tc, test);
+	suite_add_tcase(s, tc);
+	if (ntests < sizeof(test_names) / sizeof(test_names[0]))
+		test_names[ntests++] = test->name;
+}
+
+/* One test (or a whole plain program) in its own fresh process. */
+static int run_in_process(char **argv, const struct config *c,
+			  const char *test)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		setenv("TL_CONFIG", c->name, 1);
+		if (test) {
+			setenv("CK_RUN_CASE", test, 1);
+			setenv("CK_FORK", "no", 1);
+		}
+		tl_set_preload(c->preload);
+		execv("/proc/self/exe", argv);
+		perror("testlib: re-exec");
+		_exit(99);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	if (WIFSIGNALED(status))
+		printf("# killed by signal %d\n", WTERMSIG(status));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int tl_run(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
+
+static const struct config *config_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCONFIGS; i++)
+		if (!strcmp(configs[i].name, name))
+			return &configs[i];
+	fprintf(stderr, "testlib: unknown TL_CONFIG %s\n", name);
+	exit(99);
+}
+
+/*
+ * Every wanted configuration; within each, every test in a process of its
+ * own (or the plain program once, when there are no tests).  A fresh exec
+ * per test keeps the tests apart, and lets the emulated kernel go in before
+ * the library has learned anything about the real one.
+ */
+static int run_configs(char **argv)
+{
+	int failed = 0, ran = 0, status;
+	size_t i, t;
+
+	for (i = 0; i < NCONFIGS; i++) {
+		const struct config *c = &configs[i];
+
+		if (!wanted(c->name, "TL_CONFIGS"))
+			continue;
+		if (c->oldkernel && !oldkernel_supported()) {
+			printf("# %s: SKIP (no emulation here)\n", c->name);
+			continue;
+		}
+		if (!ntests) {
+			status = run_in_process(argv, c, NULL);
+			printf("%s: %s\n", status ? "FAIL" : "ok", c->name);
+			failed |= status != 0;
+			ran++;
+			continue;
+		}
+		for (t = 0; t < ntests; t++) {
+			if (!wanted(test_names[t], "TL_TESTS"))
+				continue;
+			status = run_in_process(argv, c, test_names[t]);
+			printf("%s: %s %s\n", status ? "FAIL" : "ok", c->name,
+			       test_names[t]);
+			failed |= status != 0;
+			ran++;
+		}
+	}
+	return failed ? 1 : ran ? 0 : 77;
+}
+
+/* In the test's own process: the emulated kernel goes in first. */
+static bool enter_config(const char *name)
+{
+	current = config_named(name);
+	alarm(120);
+	return !current->oldkernel || oldkernel_install() == 0;
+}
+
+int tl_main(int argc, char **argv, Suite *(*make_suite)(void))
+{
+	const char *name = getenv("TL_CONFIG");
+	Suite *s;
+
+	(void)argc;
+	/* Whatever started us may have leaked fds: they are not ours. */
+	tl_close_from(3);
+	if (!name) {
+		srunner_free(srunner_create(make_suite()));
+		return run_configs(argv);
+	}
+	if (!enter_config(name))
+		return 99;
+	s = make_suite();
+	return tl_run(s);
+}
+
+int tl_main_plain(int argc, char **argv, int (*fn)(void))
+{
+	const char *name = getenv("TL_CONFIG");
+
+	(void)argc;
+	tl_close_from(3);
+	if (!name) {
+		setenv("CLOEXEC_POLICY", "off", 1);
+		return run_configs(argv);
+	}
+	if (!enter_config(name))
+		return 99;
+	return fn();
+}
+
+bool tl_cloexec(int fd)
+{
+	int flags = fcntl(fd, F_GETFD);
+
+	ck_assert_int_ge(flags, 0);
+	return flags & FD_CLOEXEC;
+}
+
+bool tl_nonblock(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+
+	ck_assert_int_ge(flags, 0);
+	return flags & O_NONBLOCK;
+}
+
+/* Run fdreport with its stdout into buf.  Returns bytes read, or -1. */
+static ssize_t run_fdreport(char *buf, size_t size)
+{
+	const char *prog = getenv("FDREPORT");
+	ssize_t len = 0, n;
+	int p[2], status;
+	pid_t pid;
+
+	if (!prog)
+		prog = "tests/lib/fdreport";
+	if (pipe(p))
+		return -1;
+	fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	fcntl(p[1], F_SETFD, FD_CLOEXEC);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(p[1], 1);
+		execl(prog, "fdreport", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	while ((size_t)len < size - 1 &&
+	       (n = read(p[0], buf + len, size - 1 - len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	close(p[0]);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return len;
+}
+
+int tl_child_sees(int fd)
+{
+	static char buf[1 << 16];
+	unsigned long long dev, ino;
+	struct stat st;
+	char *line;
+
+	if (fstat(fd, &st) || run_fdreport(buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = buf; line && *line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (sscanf(line, "%*d %llu %llu", &dev, &ino) == 2 &&
+		    dev == (unsigned long long)st.st_dev &&
+		    ino == (unsigned long long)st.st_ino)
+			return 1;
+	}
+	return 0;
+}
+
+int tl_child_fds(struct tl_inherited *out, int max)
+{
+	static char buf[1 << 16];
+	char *line, *next;
+	int n = 0;
+
+	if (run_fdreport(buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = buf; *line && n < max; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		if (sscanf(line, "%d %*u %*u %63s", &out[n].fd,
+			   out[n].target) == 2)
+			n++;
+	}
+	return n;
+}
+
+int tl_listener(struct sockaddr_in *addr)
+{
+	socklen_t len = sizeof(*addr);
+	int one = 1;
+	int s = socket(AF_INET, SOCK_STREAM, 0);
+
+	ck_assert_int_ge(s, 0);
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	memset(addr, 0, sizeof(*addr));
+	addr->sin_family = AF_INET;
+	addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(s, (struct sockaddr *)addr, sizeof(*addr)), 0);
+	ck_assert_int_eq(listen(s, 64), 0);
+	ck_assert_int_eq(getsockname(s, (struct sockaddr *)addr, &len), 0);
+	return s;
+}
+
+int tl_connect(const struct sockaddr_in *addr)
+{
+	int s = socket(AF_INET, SOCK_STREAM, 0);
+
+	ck_assert_int_ge(s, 0);
+	ck_assert_int_eq(
+		connect(s, (const struct sockaddr *)addr, sizeof(*addr)), 0);
+	return s;
+}
+
+void *tl_libc(const char *name)
+{
+	static void *libc;
+	Dl_info info;
+
+	if (!libc) {
+		if (!dladdr((void *)getpid, &info))
+			return NULL;
+		libc = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+		if (!libc)
+			return NULL;
+	}
+	return dlsym(libc, name);
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the integration tests share.
+ *
+ * Each integration test is one Check suite run in four configurations, by
+ * the same binary re-executing itself:
+ *
+ *   libc               no library, this kernel: what libc does
+ *   preload            library preloaded, this kernel: the native path
+ *   preload-oldkernel  library preloaded, emulated 2008 kernel: fallback
+ *   libc-oldkernel     no library, emulated kernel: proves the emulation
+ *
+ * A test asks tl_preloaded() and tl_oldkernel() for what to expect.
+ */
+#ifndef TESTS_TESTLIB_H
+#define TESTS_TESTLIB_H
+
+#include <check.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <sys/socket.h>
+
+bool tl_preloaded(void);
+bool tl_oldkernel(void);
+const char *tl_config_name(void);
+
+/*
+ * Run the suite's tests in every configuration, each test in a process of
+ * its own (the same binary re-executed, told what to run by the
+ * environment).  Returns the exit status for main().  TL_CONFIGS and
+ * TL_TESTS (comma-separated names) restrict what runs.
+ */
+int tl_main(int argc, char **argv, Suite *(*make_suite)(void));
+
+/* Add a test to the suite: tl_add(suite, test_name). */
+void tl_add_test(Suite *s, const TTest *test);
+#define tl_add(s, test) tl_add_test((s), (test))
+
+/*
+ * For plain programs (the seed tests): run fn() in every configuration.
+ * They test the kernel's semantics, where a plain call does not set the
+ * flag, so the preloaded configurations run with CLOEXEC_POLICY=off: the
+ * library only decodes and emulates what the program asks for.
+ */
+int tl_main_plain(int argc, char **argv, int (*fn)(void));
+
+/* Run one suite in this process's configuration; the exit status. */
+int tl_run(Suite *s);
+
+/* Set LD_PRELOAD for programs started from now on: the library, or none. */
+void tl_set_preload(bool on);
+
+/* The fd's close-on-exec and non-blocking flags. */
+bool tl_cloexec(int fd);
+bool tl_nonblock(int fd);
+
+/*
+ * Would a program exec'd now see this open file?  Runs fdreport and looks
+ * for the same device and inode, at any fd number.  -1 on error.
+ */
+int tl_child_sees(int fd);
+
+/* The fds (>= 3) an exec'd child gets, with /proc link targets. */
+struct tl_inherited {
+	int fd;
+	char target[64];
+};
+int tl_child_fds(struct tl_inherited *out, int max);
+
+/* A TCP listener on 127.0.0.1, any port; *addr gets its address. */
+int tl_listener(struct sockaddr_in *addr);
+int tl_connect(const struct sockaddr_in *addr);
+
+/* libc's own definition of a wrapped name, bypassing any preload. */
+void *tl_libc(const char *name);
+
+/* Close every fd from lowfd up: leftovers of whoever started the test. */
+void tl_close_from(int lowfd);
+
+#define tl_errno_is(call, err)                                                \
+	do {                                                                   \
+		errno = 0;                                                     \
+		ck_assert_int_eq((call), -1);                                  \
+		ck_assert_msg(errno == (err), "errno %d (%s), expected %s",    \
+			      errno, strerror(errno), #err);                   \
+	} while (0)
+
+#endif /* TESTS_TESTLIB_H */

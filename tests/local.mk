@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+# What the tests see of the build: the library, the command, the reporter.
+AM_TESTS_ENVIRONMENT = \
+	CLOEXEC_LIB='$(abs_top_builddir)/src/.libs/libcloexec.so.0'; \
+	CLOEXEC_CMD='$(abs_top_builddir)/src/cloexec'; \
+	CLOEXEC_SAN_LIB='$(SAN_LIB)'; \
+	FDREPORT='$(abs_top_builddir)/tests/lib/fdreport'; \
+	top_srcdir='$(top_srcdir)'; top_builddir='$(top_builddir)'; \
+	export CLOEXEC_LIB CLOEXEC_CMD CLOEXEC_SAN_LIB FDREPORT; \
+	export top_srcdir top_builddir;
+
+# Child programs the tests exec.
+check_PROGRAMS += tests/lib/fdreport
+tests_lib_fdreport_SOURCES = tests/lib/fdreport.c
+
+# Shell tests get the same environment.
+TEST_EXTENSIONS = .test
+TEST_LOG_COMPILER = $(SHELL)
+
+if HAVE_CHECK
+check_LTLIBRARIES += tests/lib/libtest.la
+tests_lib_libtest_la_SOURCES = \
+	tests/lib/oldkernel.c tests/lib/oldkernel.h \
+	tests/lib/testlib.c tests/lib/testlib.h
+tests_lib_libtest_la_CPPFLAGS = $(AM_CPPFLAGS) $(CHECK_CFLAGS)
+
+TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/lib $(CHECK_CFLAGS)
+UNIT_LIBS = tests/lib/libtest.la src/libcore.la $(CHECK_LIBS)
+IT_LIBS = tests/lib/libtest.la $(CHECK_LIBS)
+
+# Unit tests: the core, linked directly (no interposed names).
+UNIT_TESTS = \
+	tests/unit/check_flags \
+	tests/unit/check_forklock \
+	tests/unit/check_policy \
+	tests/unit/check_probe \
+	tests/unit/check_real
+check_PROGRAMS += $(UNIT_TESTS)
+tests_unit_check_flags_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_check_flags_LDADD = $(UNIT_LIBS)
+tests_unit_check_forklock_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_check_forklock_LDADD = $(UNIT_LIBS)
+tests_unit_check_policy_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_check_policy_LDADD = $(UNIT_LIBS)
+tests_unit_check_probe_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_check_probe_LDADD = $(UNIT_LIBS)
+tests_unit_check_real_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_check_real_LDADD = $(UNIT_LIBS)
+
+# Integration tests: real calls, with and without the preloaded library,
+# on this kernel and on the emulated one (tests/lib/testlib.h).
+IT_TESTS = \
+	tests/it/it_socket \
+	tests/it/race_socket \
+	tests/seeds/seed003_socket \
+	tests/seeds/seed004_paccept \
+	tests/seeds/seed009_nonblock
+check_PROGRAMS += $(IT_TESTS)
+tests_it_it_socket_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_it_it_socket_LDADD = $(IT_LIBS)
+tests_it_race_socket_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_it_race_socket_LDADD = $(IT_LIBS)
+tests_seeds_seed003_socket_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_seeds_seed003_socket_LDADD = $(IT_LIBS)
+tests_seeds_seed004_paccept_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_seeds_seed004_paccept_LDADD = $(IT_LIBS)
+tests_seeds_seed009_nonblock_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_seeds_seed009_nonblock_LDADD = $(IT_LIBS)
+
+TESTS += $(UNIT_TESTS) $(IT_TESTS)
+endif

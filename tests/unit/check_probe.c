@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "core/probe.h"
+#include "oldkernel.h"
+#include "testlib.h"
+
+static int count_open_fds(void)
+{
+	int fd, n = 0;
+
+	for (fd = 0; fd < 256; fd++)
+		n += fcntl(fd, F_GETFD) >= 0;
+	return n;
+}
+
+START_TEST(this_kernel_has_everything)
+{
+	int before = count_open_fds();
+	enum cap c;
+
+	errno = 1234;
+	for (c = 0; c < CAP_COUNT; c++) {
+		ck_assert_int_eq(atomic_load(&cap_cache[c]), CAP_UNKNOWN);
+		ck_assert_int_eq(cap_probe(c), CAP_NATIVE);
+		ck_assert_int_eq(atomic_load(&cap_cache[c]), CAP_NATIVE);
+		ck_assert(cap_native(c));
+	}
+	ck_assert_int_eq(errno, 1234);
+	ck_assert_int_eq(count_open_fds(), before);
+	ck_assert(!cap_fallback_seen());
+}
+END_TEST
+
+START_TEST(old_kernel_is_recognised)
+{
+	int before;
+
+	if (!oldkernel_supported())
+		return;
+	ck_assert_int_eq(oldkernel_install(), 0);
+	before = count_open_fds();
+	errno = 99;
+	ck_assert_int_eq(cap_probe(CAP_SOCK_FLAGS), CAP_REJECTS);
+	ck_assert_int_eq(cap_probe(CAP_ACCEPT4), CAP_ABSENT);
+	ck_assert(!cap_native(CAP_SOCK_FLAGS));
+	ck_assert(cap_fallback_seen());
+	ck_assert_int_eq(errno, 99);
+	ck_assert_int_eq(count_open_fds(), before);
+}
+END_TEST
+
+/* Out of fds, the probe cannot tell: it asks again next time. */
+START_TEST(inconclusive_answers_are_not_cached)
+{
+	struct rlimit rl = { 8, 8 };
+	int fd;
+
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	while ((fd = open("/dev/null", O_RDONLY)) >= 0)
+		;
+	ck_assert_int_eq(cap_probe(CAP_SOCK_FLAGS), CAP_UNKNOWN);
+	ck_assert_int_eq(atomic_load(&cap_cache[CAP_SOCK_FLAGS]), CAP_UNKNOWN);
+	close(7);
+	ck_assert_int_eq(cap_probe(CAP_SOCK_FLAGS), CAP_NATIVE);
+}
+END_TEST
+
+START_TEST(names)
+{
+	ck_assert_str_eq(cap_name(CAP_ACCEPT4), "accept4");
+	ck_assert_str_eq(cap_state_name(CAP_IGNORES), "ignores");
+	ck_assert_str_eq(cap_name(CAP_COUNT), "?");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("probe");
+	TCase *tc = tcase_create("probe");
+
+	tcase_add_test(tc, this_kernel_has_everything);
+	tcase_add_test(tc, old_kernel_is_recognised);
+	tcase_add_test(tc, inconclusive_answers_are_not_cached);
+	tcase_add_test(tc, names);
+	suite_add_tcase(s, tc);
+	return tl_run(s);
+}
