@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+# The legacy program of the quick start; built for `make demo` and tests.
+check_PROGRAMS += examples/leaky
+examples_leaky_SOURCES = examples/leaky.c
+
+# `make demo`: the leak, then its absence.
+demo: src/cloexec src/libcloexec.la examples/leaky
+	@echo '== examples/leaky as it is:'
+	@./examples/leaky
+	@echo
+	@echo '== examples/leaky under cloexec:'
+	@./src/cloexec -- ./examples/leaky
+.PHONY: demo

@@ -70,3 +70,38 @@ tests_seeds_seed009_nonblock_LDADD = $(IT_LIBS)
 
 TESTS += $(UNIT_TESTS) $(IT_TESTS)
 endif
+
+check_PROGRAMS += tests/lib/mkfd
+tests_lib_mkfd_SOURCES = tests/lib/mkfd.c
+
+# Shell tests: the command, the policy, the exported names, the demo.
+SHELL_TESTS = \
+	tests/cmd/cloexec.test \
+	tests/cmd/policy.test \
+	tests/cmd/exports.test \
+	tests/cmd/demo.test
+TESTS += $(SHELL_TESTS)
+EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
+
+# An empty shared library: the "other preload" of the command tests.
+check_LTLIBRARIES += tests/lib/libempty.la
+tests_lib_libempty_la_SOURCES = tests/lib/empty.c
+tests_lib_libempty_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+
+if HAVE_CHECK
+# The unit tests under valgrind: memory errors and definite leaks fail.
+check-valgrind: $(UNIT_TESTS)
+	@for t in $(UNIT_TESTS); do \
+	  echo "valgrind $$t"; \
+	  TL_VALGRIND=1 CK_DEFAULT_TIMEOUT=120 valgrind -q --error-exitcode=1 \
+	    --leak-check=full --errors-for-leak-kinds=definite \
+	    ./$$t > $$t.valgrind.log 2>&1 \
+	    || { cat $$t.valgrind.log; exit 1; }; \
+	done
+	@echo "valgrind: no errors"
+else
+check-valgrind:
+	@echo "check-valgrind needs Check"; exit 1
+endif
+.PHONY: check-valgrind
+CLEANFILES += tests/unit/*.valgrind.log

@@ -31,6 +31,11 @@ static const struct config {
 
 static const struct config *current = &configs[0];
 
+bool tl_valgrind(void)
+{
+	return getenv("TL_VALGRIND") != NULL;
+}
+
 bool tl_preloaded(void)
 {
 	return current->preload;

@@ -20,6 +20,13 @@
 #include <stdbool.h>
 #include <sys/socket.h>
 
+/*
+ * Under valgrind (make check-valgrind sets TL_VALGRIND), which has no
+ * seccomp and keeps fds of its own below RLIMIT_NOFILE: tests of those
+ * skip themselves.
+ */
+bool tl_valgrind(void);
+
 bool tl_preloaded(void);
 bool tl_oldkernel(void);
 const char *tl_config_name(void);

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * mkfd: create fds by name and say what they got, for the shell tests of
+ * the policy and the command.
+ *
+ *	mkfd [close:N]... CALL...
+ *
+ * close:N closes fd N first (to see the std-fd rule).  For each CALL, one
+ * line per fd it made: "CALL FD cloexec=0|1 nonblock=0|1".  Exit status 0,
+ * or 1 if a call failed (with the error on stderr).
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static void show(const char *call, int fd)
+{
+	printf("%s %d cloexec=%d nonblock=%d\n", call, fd,
+	       !!(fcntl(fd, F_GETFD) & FD_CLOEXEC),
+	       !!(fcntl(fd, F_GETFL) & O_NONBLOCK));
+}
+
+/* Move a helper fd out of the way of the numbers under test. */
+static int high(int fd)
+{
+	int moved = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+
+	close(fd);
+	return moved;
+}
+
+/* A connection waiting on a loopback listener; returns the listener. */
+static int pending_connection(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int l = high(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+	int c = high(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (l < 0 || c < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) ||
+	    listen(l, 1) || getsockname(l, (struct sockaddr *)&a, &len) ||
+	    connect(c, (struct sockaddr *)&a, sizeof(a))) {
+		perror("mkfd: loopback connection");
+		exit(2);
+	}
+	return l;
+}
+
+static int make(const char *call)
+{
+	int fd = -1, sv[2];
+
+	if (!strcmp(call, "socket")) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+	} else if (!strcmp(call, "socketpair")) {
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0) {
+			show(call, sv[0]);
+			fd = sv[1];
+		}
+	} else if (!strcmp(call, "accept")) {
+		fd = accept(pending_connection(), NULL, NULL);
+	} else if (!strcmp(call, "accept4")) {
+		fd = accept4(pending_connection(), NULL, NULL, 0);
+	} else {
+		fprintf(stderr, "mkfd: unknown call %s\n", call);
+		exit(2);
+	}
+	if (fd < 0) {
+		perror(call);
+		return 1;
+	}
+	show(call, fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int i, failed = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "close:", 6))
+			close(atoi(argv[i] + 6));
+		else
+			failed |= make(argv[i]);
+	}
+	return failed;
+}
