@@ -70,6 +70,12 @@ AC_DEFUN([CLOEXEC_KERNEL_API], [
 	AC_CHECK_DECLS([pipe2, dup3], [], [], [[#include <unistd.h>]])
 	AC_CHECK_DECLS([epoll_create1], [], [], [[#include <sys/epoll.h>]])
 	AC_CHECK_FUNCS([accept4 pipe2 dup3 epoll_create1 secure_getenv])
+	dnl glibc only: the BSD remote-command calls.
+	AC_CHECK_FUNCS([rcmd], [have_rcmd=yes], [have_rcmd=no])
+	AS_IF([test "x$have_rcmd" = xyes],
+		[AC_DEFINE([HAVE_RCMD], [1], [Define to 1 for rcmd and friends.])],
+		[AC_DEFINE([HAVE_RCMD], [0])])
+	AC_CHECK_HEADERS([sys/fanotify.h])
 	AC_CACHE_CHECK([whether the sockaddr argument is a transparent union],
 		[cloexec_cv_sockaddr_union], [
 		AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <sys/socket.h>]],
@@ -82,4 +88,8 @@ AC_DEFUN([CLOEXEC_KERNEL_API], [
 			[Define to 1 if accept() takes a transparent union.])],
 		[AC_DEFINE([HAVE_SOCKADDR_TRANSPARENT_UNION], [0])])
 	AC_CHECK_HEADERS([linux/seccomp.h linux/filter.h linux/audit.h])
+	dnl forkpty's login_tty: in libc since glibc 2.34 and in musl,
+	dnl in libutil before.
+	AC_SEARCH_LIBS([login_tty], [util], [],
+		[AC_MSG_ERROR([login_tty not found])])
 ])

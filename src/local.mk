@@ -22,7 +22,17 @@ src_libcore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 lib_LTLIBRARIES += src/libcloexec.la
 src_libcloexec_la_SOURCES = \
 	src/core/version.c \
-	src/wrap/socket.c
+	src/wrap/dup.c \
+	src/wrap/event.c \
+	src/wrap/file.c \
+	src/wrap/msg.c \
+	src/wrap/pipe.c \
+	src/wrap/pty.c \
+	src/wrap/rcmd.c \
+	src/wrap/socket.c \
+	src/wrap/specs.c src/wrap/specs.h \
+	src/wrap/stdio.c \
+	src/wrap/syscall.c
 src_libcloexec_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 src_libcloexec_la_LIBADD = src/libcore.la
 src_libcloexec_la_LDFLAGS = -version-info 0:0:0 -no-undefined \

@@ -10,7 +10,16 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/inotify.h>
+#include <sys/mman.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
+#if HAVE_SYS_FANOTIFY_H
+#include <sys/fanotify.h>
+#endif
 
 #if !HAVE_DECL_O_CLOEXEC
 #define O_CLOEXEC 02000000
@@ -22,6 +31,34 @@
 
 #if !HAVE_DECL_SOCK_NONBLOCK
 #define SOCK_NONBLOCK O_NONBLOCK
+#endif
+
+#if !HAVE_DECL_F_DUPFD_CLOEXEC
+#define F_DUPFD_CLOEXEC 1030
+#endif
+
+#if !HAVE_DECL_MSG_CMSG_CLOEXEC
+#define MSG_CMSG_CLOEXEC 0x40000000
+#endif
+
+#ifndef O_TMPFILE
+#define O_TMPFILE (020000000 | O_DIRECTORY)
+#endif
+
+/* The calls whose flag came with them spell it as bit 0. */
+#ifndef MFD_CLOEXEC
+#define MFD_CLOEXEC 1u
+#endif
+#ifndef FAN_CLOEXEC
+#define FAN_CLOEXEC 1
+#define FAN_NONBLOCK 2
+#endif
+#ifndef PERF_FLAG_FD_CLOEXEC
+#define PERF_FLAG_FD_CLOEXEC 8ul
+#endif
+
+#ifndef TIOCGPTPEER
+#define TIOCGPTPEER 0x5441
 #endif
 
 /*
@@ -36,6 +73,12 @@ typedef __SOCKADDR_ARG sockaddr_arg;
 typedef struct sockaddr *sockaddr_arg;
 #define SOCKADDR_PTR(arg) (arg)
 #endif
+
+/* glibc's _FORTIFY_SOURCE entry points, declared only under fortify. */
+int __open_2(const char *path, int flags);
+int __open64_2(const char *path, int flags);
+int __openat_2(int dirfd, const char *path, int flags);
+int __openat64_2(int dirfd, const char *path, int flags);
 
 #if !HAVE_DECL_ACCEPT4
 int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags);

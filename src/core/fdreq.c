@@ -47,16 +47,20 @@ enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
 	return FDREQ_FALLBACK;
 }
 
-static void fdreq_leave(struct fdreq *rq)
+void fdreq_done(struct fdreq *rq)
 {
 	int ignored;
 
+	if (rq->path != FDREQ_FALLBACK)
+		return;
 	forklock_exit();
 	pthread_setcancelstate(rq->cancel_state, &ignored);
 }
 
-static void fdreq_mark(struct fdreq *rq, int fd)
+void fdreq_mark(struct fdreq *rq, int fd)
 {
+	if (rq->path == FDREQ_PLAIN)
+		return;
 	unsigned forced_only = rq->force & ~rq->want;
 	unsigned props = rq->want | rq->force;
 
@@ -72,8 +76,7 @@ int fdreq_finish(struct fdreq *rq, int fd)
 {
 	if (fd >= 0)
 		fdreq_mark(rq, fd);
-	if (rq->path == FDREQ_FALLBACK)
-		fdreq_leave(rq);
+	fdreq_done(rq);
 	return fd;
 }
 
@@ -83,7 +86,6 @@ int fdreq_finish_pair(struct fdreq *rq, int ret, int fds[2])
 		fdreq_mark(rq, fds[0]);
 		fdreq_mark(rq, fds[1]);
 	}
-	if (rq->path == FDREQ_FALLBACK)
-		fdreq_leave(rq);
+	fdreq_done(rq);
 	return ret;
 }

@@ -66,10 +66,28 @@ struct fdreq {
 enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
 			       int wait_fd)
 	__attribute__((visibility("hidden")));
+void fdreq_mark(struct fdreq *rq, int fd) __attribute__((visibility("hidden")));
+void fdreq_done(struct fdreq *rq) __attribute__((visibility("hidden")));
 int fdreq_finish(struct fdreq *rq, int fd)
 	__attribute__((visibility("hidden")));
 int fdreq_finish_pair(struct fdreq *rq, int ret, int fds[2])
 	__attribute__((visibility("hidden")));
+
+static inline enum fdreq_path fdreq_start(struct fdreq *rq,
+					  const struct fd_spec *spec,
+					  int flags, int wait_fd,
+					  bool may_force)
+{
+	rq->family = spec->family;
+	rq->rest = flags_remap(spec->family, flags, &rq->want);
+	rq->force = may_force && fd_policy_applies(spec->cls) ? FDP_CLOEXEC
+							      : 0;
+	if (!(rq->want | rq->force) && !spec->flagged_call)
+		return rq->path = FDREQ_PLAIN;
+	if (__builtin_expect(cap_native(spec->cap), 1))
+		return rq->path = FDREQ_NATIVE;
+	return rq->path = fdreq_fallback(rq, spec, wait_fd);
+}
 
 /*
  * wait_fd: for a call that can block until wait_fd is readable (accept,
@@ -80,14 +98,18 @@ static inline enum fdreq_path fdreq_begin(struct fdreq *rq,
 					  const struct fd_spec *spec,
 					  int flags, int wait_fd)
 {
-	rq->family = spec->family;
-	rq->rest = flags_remap(spec->family, flags, &rq->want);
-	rq->force = fd_policy_applies(spec->cls) ? FDP_CLOEXEC : 0;
-	if (!(rq->want | rq->force) && !spec->flagged_call)
-		return rq->path = FDREQ_PLAIN;
-	if (__builtin_expect(cap_native(spec->cap), 1))
-		return rq->path = FDREQ_NATIVE;
-	return rq->path = fdreq_fallback(rq, spec, wait_fd);
+	return fdreq_start(rq, spec, flags, wait_fd, true);
+}
+
+/*
+ * For calls that name the new fd's number (dup2, dup3): onto 0, 1 or 2
+ * nothing is forced at all, not even for an instant.
+ */
+static inline enum fdreq_path fdreq_begin_onto(struct fdreq *rq,
+					       const struct fd_spec *spec,
+					       int flags, int target)
+{
+	return fdreq_start(rq, spec, flags, -1, (unsigned)target > 2);
 }
 
 /* The flags argument for the call on this path. */
@@ -118,6 +140,11 @@ static inline int fdreq_end_pair(struct fdreq *rq, int ret, int fds[2])
 		return ret;
 	return fdreq_finish_pair(rq, ret, fds);
 }
+
+/*
+ * After the call, for results that are not one fd or a pair (messages with
+ * SCM_RIGHTS, a FILE): fdreq_mark() each new fd, then fdreq_done().
+ */
 
 static inline int fdreq_fail(int err)
 {

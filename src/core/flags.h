@@ -78,5 +78,24 @@ static inline int flags_unmap(const struct flag_family *fam, unsigned props)
 
 FLAG_FAMILY(flags_sock, { SOCK_CLOEXEC, FDP_CLOEXEC },
 	    { SOCK_NONBLOCK, FDP_NONBLOCK });
+/* open() always took O_NONBLOCK: only close-on-exec is ever emulated. */
+FLAG_FAMILY(flags_open, { O_CLOEXEC, FDP_CLOEXEC });
+FLAG_FAMILY(flags_pipe, { O_CLOEXEC, FDP_CLOEXEC },
+	    { O_NONBLOCK, FDP_NONBLOCK });
+FLAG_FAMILY(flags_epoll, { EPOLL_CLOEXEC, FDP_CLOEXEC });
+FLAG_FAMILY(flags_inotify, { IN_CLOEXEC, FDP_CLOEXEC },
+	    { IN_NONBLOCK, FDP_NONBLOCK });
+FLAG_FAMILY(flags_eventfd, { EFD_CLOEXEC, FDP_CLOEXEC },
+	    { EFD_NONBLOCK, FDP_NONBLOCK });
+FLAG_FAMILY(flags_signalfd, { SFD_CLOEXEC, FDP_CLOEXEC },
+	    { SFD_NONBLOCK, FDP_NONBLOCK });
+FLAG_FAMILY(flags_timerfd, { TFD_CLOEXEC, FDP_CLOEXEC },
+	    { TFD_NONBLOCK, FDP_NONBLOCK });
+/* Bit 0, not O_CLOEXEC: O_CLOEXEC there is EINVAL. */
+FLAG_FAMILY(flags_memfd, { MFD_CLOEXEC, FDP_CLOEXEC });
+FLAG_FAMILY(flags_fanotify, { FAN_CLOEXEC, FDP_CLOEXEC },
+	    { FAN_NONBLOCK, FDP_NONBLOCK });
+FLAG_FAMILY(flags_msg, { MSG_CMSG_CLOEXEC, FDP_CLOEXEC });
+FLAG_FAMILY(flags_perf, { PERF_FLAG_FD_CLOEXEC, FDP_CLOEXEC });
 
 #endif /* CLOEXEC_FLAGS_H */

@@ -5,11 +5,12 @@
  *	policy  := item { sep item }		sep: blanks, newlines or ';'
  *	item    := mode | "mode=" mode | "classes=" classes
  *	mode    := "enforce" | "off"
- *	classes := class { "," class }		class: a name, "all" or "none",
- *						"-" before one removes it
+ *	classes := class { "," class }		class: a name, "all", "none"
+ *						or "default"; "-" before one
+ *						removes it
  *
- * A classes list that starts with a removal starts from all classes,
- * otherwise from none.  Later items override earlier ones, so a wrapper
+ * A classes list that starts with a removal starts from the default
+ * classes (all but dup2), otherwise from none.  Later items override earlier ones, so a wrapper
  * command can append to what the user already set.
  */
 #include "config.h"
@@ -26,7 +27,8 @@ static const char *const class_names[FD_CLASS_COUNT] = {
 	[FD_CLASS_SOCKET] = "socket", [FD_CLASS_ACCEPT] = "accept",
 	[FD_CLASS_PIPE] = "pipe",     [FD_CLASS_FILE] = "file",
 	[FD_CLASS_STDIO] = "stdio",   [FD_CLASS_DUP] = "dup",
-	[FD_CLASS_EVENT] = "event",   [FD_CLASS_PTY] = "pty",
+	[FD_CLASS_DUP2] = "dup2",     [FD_CLASS_EVENT] = "event",
+	[FD_CLASS_PTY] = "pty",
 	[FD_CLASS_MESSAGE] = "message",
 };
 
@@ -38,7 +40,7 @@ const char *fd_class_name(enum fd_class c)
 void policy_default(struct policy *p)
 {
 	p->mode = POLICY_ENFORCE;
-	p->classes = FD_CLASS_ALL;
+	p->classes = FD_CLASS_DEFAULT;
 }
 
 static bool token_is(const char *tok, size_t len, const char *word)
@@ -80,7 +82,7 @@ static bool parse_mode(struct policy *p, const char *tok, size_t len)
 static int parse_classes(struct policy *p, const char *list, size_t len,
 			 const char *source, struct diag *errs)
 {
-	unsigned set = (len && list[0] == '-') ? FD_CLASS_ALL : 0;
+	unsigned set = (len && list[0] == '-') ? FD_CLASS_DEFAULT : 0;
 	const char *end = list + len;
 	int bad = 0;
 
@@ -95,6 +97,8 @@ static int parse_classes(struct policy *p, const char *list, size_t len,
 
 		if (token_is(name, n, "all")) {
 			bits = FD_CLASS_ALL;
+		} else if (token_is(name, n, "default")) {
+			bits = FD_CLASS_DEFAULT;
 		} else if (token_is(name, n, "none")) {
 			bits = 0;
 		} else {

@@ -27,6 +27,7 @@ enum fd_class {
 	FD_CLASS_FILE,
 	FD_CLASS_STDIO,
 	FD_CLASS_DUP,
+	FD_CLASS_DUP2,
 	FD_CLASS_EVENT,
 	FD_CLASS_PTY,
 	FD_CLASS_MESSAGE,
@@ -34,6 +35,11 @@ enum fd_class {
 };
 
 #define FD_CLASS_ALL ((1u << FD_CLASS_COUNT) - 1)
+/*
+ * dup2/dup3 onto a number the program chose keep dup2's meaning unless
+ * asked: that is how a program places an fd for a child.
+ */
+#define FD_CLASS_DEFAULT (FD_CLASS_ALL & ~(1u << FD_CLASS_DUP2))
 
 enum policy_mode {
 	POLICY_ENFORCE,

@@ -1,14 +1,24 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "config.h"
 
+#include <limits.h>
+#include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "fdprop.h"
 #include "forklock.h"
 #include "probe.h"
 #include "sys.h"
 
-_Atomic unsigned char cap_cache[CAP_COUNT];
+/*
+ * Two answers known in advance: the flag always came with its call
+ * (memfd_create, fanotify_init), or no flag can reach the fd (rcmd).
+ */
+_Atomic unsigned char cap_cache[CAP_COUNT] = {
+	[CAP_BUILTIN] = CAP_NATIVE,
+	[CAP_NEVER] = CAP_ABSENT,
+};
 static atomic_bool fallback_seen;
 
 /* A scratch fd created with flags: were they applied, ignored? */
@@ -23,22 +33,40 @@ static enum cap_state judge_scratch_fd(long fd, unsigned want)
 	return state;
 }
 
-static enum cap_state probe_sock_flags(void)
+/* The usual answers of a call that creates a scratch fd with flags. */
+static enum cap_state judge_flagged_call(long fd, unsigned want)
 {
-	long fd = sys_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-			     0);
-
-	/* Before 2.6.27 the bits made the type invalid. */
+	if (fd == -ENOSYS)
+		return CAP_ABSENT;
 	if (fd == -EINVAL)
 		return CAP_REJECTS;
-	return judge_scratch_fd(fd, FDP_CLOEXEC | FDP_NONBLOCK);
+	return judge_scratch_fd(fd, want);
+}
+
+static enum cap_state probe_builtin(void)
+{
+	return CAP_NATIVE;
+}
+
+static enum cap_state probe_never(void)
+{
+	return CAP_ABSENT;
+}
+
+static enum cap_state probe_sock_flags(void)
+{
+	/* Before 2.6.27 the bits made the type invalid: EINVAL. */
+	return judge_flagged_call(
+		sys_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			   0),
+		FDP_CLOEXEC | FDP_NONBLOCK);
 }
 
 static enum cap_state probe_accept4(void)
 {
 	long ret = sys_accept4(-1, NULL, NULL, SOCK_CLOEXEC);
 
-	/* The kernel checks the flags before it looks the fd up. */
+	/* With valid flags, the only thing left to refuse is fd -1. */
 	if (ret == -EBADF)
 		return CAP_NATIVE;
 	if (ret == -EINVAL)
@@ -47,12 +75,150 @@ static enum cap_state probe_accept4(void)
 	return CAP_ABSENT;
 }
 
+static long open_root(int flags)
+{
+	return sys_openat(AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | flags, 0);
+}
+
+/* Before 2.6.23 open() ignored the bit: only F_GETFD tells. */
+static enum cap_state probe_o_cloexec(void)
+{
+	return judge_scratch_fd(open_root(O_CLOEXEC), FDP_CLOEXEC);
+}
+
+static enum cap_state probe_f_dupfd_cloexec(void)
+{
+	long fd = open_root(0), dup;
+
+	if (fd < 0)
+		return CAP_UNKNOWN;
+	dup = sys_fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	sys_close(fd);
+	return judge_flagged_call(dup, FDP_CLOEXEC);
+}
+
+static enum cap_state probe_pipe2(void)
+{
+	int fds[2];
+	long ret = sys_pipe2(fds, O_CLOEXEC | O_NONBLOCK);
+	enum cap_state s0;
+
+	if (ret < 0)
+		return judge_flagged_call(ret, 0);
+	s0 = judge_scratch_fd(fds[0], FDP_CLOEXEC | FDP_NONBLOCK);
+	if (judge_scratch_fd(fds[1], FDP_CLOEXEC | FDP_NONBLOCK) != s0)
+		return CAP_IGNORES;
+	return s0;
+}
+
+static enum cap_state probe_dup3(void)
+{
+	/* Distinct fds and valid flags: only the huge newfd is wrong. */
+	long ret = sys_dup3(-1, INT_MAX, O_CLOEXEC);
+
+	if (ret == -EBADF)
+		return CAP_NATIVE;
+	return ret == -EINVAL ? CAP_REJECTS : CAP_ABSENT;
+}
+
+static enum cap_state probe_epoll_create1(void)
+{
+	return judge_flagged_call(sys_epoll_create1(O_CLOEXEC), FDP_CLOEXEC);
+}
+
+static enum cap_state probe_inotify_init1(void)
+{
+	return judge_flagged_call(sys_inotify_init1(O_CLOEXEC | O_NONBLOCK),
+				  FDP_CLOEXEC | FDP_NONBLOCK);
+}
+
+static enum cap_state probe_eventfd_flags(void)
+{
+	return judge_flagged_call(sys_eventfd2(0, O_CLOEXEC | O_NONBLOCK),
+				  FDP_CLOEXEC | FDP_NONBLOCK);
+}
+
+static enum cap_state probe_signalfd_flags(void)
+{
+	unsigned long long none = 0;
+
+	return judge_flagged_call(
+		sys_signalfd4(-1, &none, O_CLOEXEC | O_NONBLOCK),
+		FDP_CLOEXEC | FDP_NONBLOCK);
+}
+
+static enum cap_state probe_timerfd_flags(void)
+{
+	return judge_flagged_call(
+		sys_timerfd_create(CLOCK_MONOTONIC, O_CLOEXEC | O_NONBLOCK),
+		FDP_CLOEXEC | FDP_NONBLOCK);
+}
+
+/*
+ * Send an fd over a scratch socket pair and receive it with the flag.
+ * Kernels before 2.6.23 ignore unknown recvmsg flags: F_GETFD tells.
+ */
+static enum cap_state probe_cmsg_cloexec(void)
+{
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} control;
+	char byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = control.buf,
+		.msg_controllen = sizeof(control.buf),
+	};
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+	enum cap_state state = CAP_UNKNOWN;
+	int sv[2], got;
+	long ret;
+
+	/* Plain socketpair: this runs inside the fork lock anyway. */
+	if (sys_socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) < 0)
+		return CAP_UNKNOWN;
+	memset(control.buf, 0, sizeof(control.buf));
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &sv[0], sizeof(int));
+	if (sys_sendmsg(sv[0], &msg, 0) == 1) {
+		msg.msg_controllen = sizeof(control.buf);
+		ret = sys_recvmsg(sv[1], &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+		cmsg = CMSG_FIRSTHDR(&msg);
+		if (ret == -EINVAL) {
+			state = CAP_REJECTS;
+		} else if (ret == 1 && cmsg && cmsg->cmsg_type == SCM_RIGHTS) {
+			memcpy(&got, CMSG_DATA(cmsg), sizeof(int));
+			state = judge_scratch_fd(got, FDP_CLOEXEC);
+		}
+	}
+	sys_close(sv[0]);
+	sys_close(sv[1]);
+	return state;
+}
+
 static const struct {
 	const char *name;
 	enum cap_state (*probe)(void);
 } caps[CAP_COUNT] = {
+	[CAP_BUILTIN] = { "builtin", probe_builtin },
+	[CAP_NEVER] = { "never", probe_never },
 	[CAP_SOCK_FLAGS] = { "SOCK_CLOEXEC", probe_sock_flags },
 	[CAP_ACCEPT4] = { "accept4", probe_accept4 },
+	[CAP_O_CLOEXEC] = { "O_CLOEXEC", probe_o_cloexec },
+	[CAP_F_DUPFD_CLOEXEC] = { "F_DUPFD_CLOEXEC", probe_f_dupfd_cloexec },
+	[CAP_PIPE2] = { "pipe2", probe_pipe2 },
+	[CAP_DUP3] = { "dup3", probe_dup3 },
+	[CAP_EPOLL_CREATE1] = { "epoll_create1", probe_epoll_create1 },
+	[CAP_INOTIFY_INIT1] = { "inotify_init1", probe_inotify_init1 },
+	[CAP_EVENTFD_FLAGS] = { "EFD_CLOEXEC", probe_eventfd_flags },
+	[CAP_SIGNALFD_FLAGS] = { "SFD_CLOEXEC", probe_signalfd_flags },
+	[CAP_TIMERFD_FLAGS] = { "TFD_CLOEXEC", probe_timerfd_flags },
+	[CAP_CMSG_CLOEXEC] = { "MSG_CMSG_CLOEXEC", probe_cmsg_cloexec },
 };
 
 enum cap_state cap_probe(enum cap c)

@@ -16,8 +16,20 @@
 #include <stdbool.h>
 
 enum cap {
-	CAP_SOCK_FLAGS, /* SOCK_CLOEXEC | SOCK_NONBLOCK in socket() types */
-	CAP_ACCEPT4,	/* accept4() */
+	CAP_BUILTIN,	   /* the flag came with the call: nothing to probe */
+	CAP_NEVER,	   /* no flag reaches the fd: always mark afterwards */
+	CAP_SOCK_FLAGS,	   /* SOCK_CLOEXEC | SOCK_NONBLOCK in socket types */
+	CAP_ACCEPT4,	   /* accept4() */
+	CAP_O_CLOEXEC,	   /* O_CLOEXEC honoured by open() (2.6.23) */
+	CAP_F_DUPFD_CLOEXEC, /* fcntl(F_DUPFD_CLOEXEC) (2.6.24) */
+	CAP_PIPE2,	   /* pipe2() */
+	CAP_DUP3,	   /* dup3() */
+	CAP_EPOLL_CREATE1, /* epoll_create1() */
+	CAP_INOTIFY_INIT1, /* inotify_init1() */
+	CAP_EVENTFD_FLAGS, /* eventfd2() with EFD_CLOEXEC | EFD_NONBLOCK */
+	CAP_SIGNALFD_FLAGS, /* signalfd4() with SFD_CLOEXEC | SFD_NONBLOCK */
+	CAP_TIMERFD_FLAGS, /* timerfd_create() with TFD_* flags */
+	CAP_CMSG_CLOEXEC,  /* MSG_CMSG_CLOEXEC honoured by recvmsg (2.6.23) */
 	CAP_COUNT
 };
 

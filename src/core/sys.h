@@ -130,6 +130,42 @@ static inline long sys_futex(void *addr, int op, unsigned val)
 	return sys_call(SYS_futex, addr, op, val, 0, 0);
 }
 
+static inline long sys_pipe2(int fds[2], int flags)
+{
+	return sys_call(SYS_pipe2, fds, flags, 0, 0, 0);
+}
+
+static inline long sys_dup3(int oldfd, int newfd, int flags)
+{
+	return sys_call(SYS_dup3, oldfd, newfd, flags, 0, 0);
+}
+
+static inline long sys_epoll_create1(int flags)
+{
+	return sys_call(SYS_epoll_create1, flags, 0, 0, 0, 0);
+}
+
+static inline long sys_inotify_init1(int flags)
+{
+	return sys_call(SYS_inotify_init1, flags, 0, 0, 0, 0);
+}
+
+static inline long sys_eventfd2(unsigned count, int flags)
+{
+	return sys_call(SYS_eventfd2, count, flags, 0, 0, 0);
+}
+
+/* The kernel's sigset is 64 bits, whatever libc's sigset_t is. */
+static inline long sys_signalfd4(int fd, const void *mask, int flags)
+{
+	return sys_call(SYS_signalfd4, fd, mask, 8, flags, 0);
+}
+
+static inline long sys_timerfd_create(int clockid, int flags)
+{
+	return sys_call(SYS_timerfd_create, clockid, flags, 0, 0, 0);
+}
+
 /*
  * Sockets.  32-bit x86 multiplexes them through socketcall(2), as libc does
  * there; the direct calls only exist since Linux 4.3.
@@ -138,6 +174,8 @@ static inline long sys_futex(void *addr, int op, unsigned val)
 #define SOCKETCALL_SOCKET 1
 #define SOCKETCALL_ACCEPT 5
 #define SOCKETCALL_SOCKETPAIR 8
+#define SOCKETCALL_SENDMSG 16
+#define SOCKETCALL_RECVMSG 17
 #define SOCKETCALL_ACCEPT4 18
 
 static inline long sys_socketcall(int call, long *args)
@@ -174,6 +212,20 @@ static inline long sys_accept4(int fd, struct sockaddr *sa, socklen_t *len,
 
 	return sys_socketcall(SOCKETCALL_ACCEPT4, args);
 }
+
+static inline long sys_sendmsg(int fd, const struct msghdr *msg, int flags)
+{
+	long args[3] = { fd, (long)msg, flags };
+
+	return sys_socketcall(SOCKETCALL_SENDMSG, args);
+}
+
+static inline long sys_recvmsg(int fd, struct msghdr *msg, int flags)
+{
+	long args[3] = { fd, (long)msg, flags };
+
+	return sys_socketcall(SOCKETCALL_RECVMSG, args);
+}
 #else
 static inline long sys_socket(int domain, int type, int protocol)
 {
@@ -199,6 +251,16 @@ static inline long sys_accept4(int fd, struct sockaddr *sa, socklen_t *len,
 			       int flags)
 {
 	return sys_call(SYS_accept4, fd, sa, len, flags, 0);
+}
+
+static inline long sys_sendmsg(int fd, const struct msghdr *msg, int flags)
+{
+	return sys_call(SYS_sendmsg, fd, msg, flags, 0, 0);
+}
+
+static inline long sys_recvmsg(int fd, struct msghdr *msg, int flags)
+{
+	return sys_call(SYS_recvmsg, fd, msg, flags, 0, 0);
 }
 #endif
 

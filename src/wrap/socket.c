@@ -17,6 +17,7 @@
 #include "core/fdreq.h"
 #include "core/real.h"
 #include "core/sys.h"
+#include "specs.h"
 
 static int raw_socket(int domain, int type, int protocol)
 {
@@ -43,32 +44,11 @@ REAL_SLOT(socketpair, raw_socketpair);
 REAL_SLOT(accept, raw_accept);
 REAL_SLOT(accept4, raw_accept4);
 
-static const struct fd_spec socket_spec = {
-	.family = &flags_sock,
-	.cls = FD_CLASS_SOCKET,
-	.cap = CAP_SOCK_FLAGS,
-};
-
-static const struct fd_spec accept_spec = {
-	.family = &flags_sock,
-	.cls = FD_CLASS_ACCEPT,
-	.cap = CAP_ACCEPT4,
-	.plain_takes_no_flags = true,
-};
-
-static const struct fd_spec accept4_spec = {
-	.family = &flags_sock,
-	.cls = FD_CLASS_ACCEPT,
-	.cap = CAP_ACCEPT4,
-	.plain_takes_no_flags = true,
-	.flagged_call = true,
-};
-
 CLOEXEC_EXPORT int socket(int domain, int type, int protocol)
 {
 	struct fdreq rq;
 
-	fdreq_begin(&rq, &socket_spec, type, -1);
+	fdreq_begin(&rq, &spec_socket, type, -1);
 	return fdreq_end(&rq, REAL(socket)(domain, fdreq_flags(&rq), protocol));
 }
 
@@ -76,7 +56,7 @@ CLOEXEC_EXPORT int socketpair(int domain, int type, int protocol, int sv[2])
 {
 	struct fdreq rq;
 
-	fdreq_begin(&rq, &socket_spec, type, -1);
+	fdreq_begin(&rq, &spec_socket, type, -1);
 	return fdreq_end_pair(
 		&rq, REAL(socketpair)(domain, fdreq_flags(&rq), protocol, sv),
 		sv);
@@ -102,12 +82,12 @@ static int accept_with(const struct fd_spec *spec, int fd, sockaddr_arg sa,
 
 CLOEXEC_EXPORT int accept(int fd, sockaddr_arg sa, socklen_t *len)
 {
-	return accept_with(&accept_spec, fd, sa, len, 0);
+	return accept_with(&spec_accept, fd, sa, len, 0);
 }
 
 CLOEXEC_EXPORT int accept4(int fd, sockaddr_arg sa, socklen_t *len, int flags)
 {
-	return accept_with(&accept4_spec, fd, sa, len, flags);
+	return accept_with(&spec_accept4, fd, sa, len, flags);
 }
 
 /*
@@ -133,5 +113,5 @@ CLOEXEC_EXPORT int cloexec_paccept(int fd, struct sockaddr *addr,
 		    ppoll(&p, 1, NULL, sigmask) < 0)
 			return -1;
 	}
-	return accept_with(&accept4_spec, fd, addr, addrlen, flags);
+	return accept_with(&spec_accept4, fd, addr, addrlen, flags);
 }

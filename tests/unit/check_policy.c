@@ -37,7 +37,7 @@ START_TEST(default_enforces_every_class)
 
 	policy_default(&p);
 	ck_assert_int_eq(p.mode, POLICY_ENFORCE);
-	ck_assert_uint_eq(p.classes, FD_CLASS_ALL);
+	ck_assert_uint_eq(p.classes, FD_CLASS_ALL & ~BIT(FD_CLASS_DUP2));
 }
 END_TEST
 
@@ -64,7 +64,11 @@ START_TEST(class_lists)
 	ck_assert_uint_eq(parsed("classes=socket,pipe", &bad, &errs).classes,
 			  BIT(FD_CLASS_SOCKET) | BIT(FD_CLASS_PIPE));
 	ck_assert_uint_eq(parsed("classes=-dup", &bad, &errs).classes,
-			  FD_CLASS_ALL & ~BIT(FD_CLASS_DUP));
+			  FD_CLASS_DEFAULT & ~BIT(FD_CLASS_DUP));
+	ck_assert_uint_eq(parsed("classes=default,dup2", &bad, &errs).classes,
+			  FD_CLASS_ALL);
+	ck_assert_uint_eq(parsed("classes=dup2", &bad, &errs).classes,
+			  BIT(FD_CLASS_DUP2));
 	ck_assert_uint_eq(
 		parsed("classes=all,-accept,-pipe", &bad, &errs).classes,
 		FD_CLASS_ALL & ~BIT(FD_CLASS_ACCEPT) & ~BIT(FD_CLASS_PIPE));
@@ -150,7 +154,7 @@ START_TEST(test_switch_for_the_lock)
 	unsetenv(POLICY_ENV);
 	setenv(POLICY_TEST_NO_LOCK_ENV, "1", 1);
 	ck_assert_uint_eq(policy_word(),
-			  POLICY_LOADED | POLICY_NO_LOCK | FD_CLASS_ALL);
+			  POLICY_LOADED | POLICY_NO_LOCK | FD_CLASS_DEFAULT);
 }
 END_TEST
 

@@ -26,7 +26,9 @@ START_TEST(this_kernel_has_everything)
 	enum cap c;
 
 	errno = 1234;
-	for (c = 0; c < CAP_COUNT; c++) {
+	ck_assert(cap_native(CAP_BUILTIN));
+	ck_assert(!cap_native(CAP_NEVER));
+	for (c = CAP_NEVER + 1; c < CAP_COUNT; c++) {
 		ck_assert_int_eq(atomic_load(&cap_cache[c]), CAP_UNKNOWN);
 		ck_assert_int_eq(cap_probe(c), CAP_NATIVE);
 		ck_assert_int_eq(atomic_load(&cap_cache[c]), CAP_NATIVE);
@@ -49,6 +51,17 @@ START_TEST(old_kernel_is_recognised)
 	errno = 99;
 	ck_assert_int_eq(cap_probe(CAP_SOCK_FLAGS), CAP_REJECTS);
 	ck_assert_int_eq(cap_probe(CAP_ACCEPT4), CAP_ABSENT);
+	ck_assert_int_eq(cap_probe(CAP_O_CLOEXEC), CAP_IGNORES);
+	ck_assert_int_eq(cap_probe(CAP_F_DUPFD_CLOEXEC), CAP_REJECTS);
+	ck_assert_int_eq(cap_probe(CAP_PIPE2), CAP_ABSENT);
+	ck_assert_int_eq(cap_probe(CAP_DUP3), CAP_ABSENT);
+	ck_assert_int_eq(cap_probe(CAP_EPOLL_CREATE1), CAP_ABSENT);
+	ck_assert_int_eq(cap_probe(CAP_INOTIFY_INIT1), CAP_ABSENT);
+	ck_assert_int_eq(cap_probe(CAP_EVENTFD_FLAGS), CAP_REJECTS);
+	ck_assert_int_eq(cap_probe(CAP_SIGNALFD_FLAGS), CAP_REJECTS);
+	ck_assert_int_eq(cap_probe(CAP_TIMERFD_FLAGS), CAP_REJECTS);
+	ck_assert_int_eq(cap_probe(CAP_CMSG_CLOEXEC), CAP_IGNORES);
+	ck_assert(cap_native(CAP_BUILTIN));
 	ck_assert(!cap_native(CAP_SOCK_FLAGS));
 	ck_assert(cap_fallback_seen());
 	ck_assert_int_eq(errno, 99);

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * dup, dup2, dup3, and fcntl/fcntl64 with F_DUPFD and F_DUPFD_CLOEXEC.
+ *
+ * dup() and F_DUPFD become F_DUPFD_CLOEXEC natively.  dup2/dup3 onto a
+ * number the program chose keep dup2's meaning unless the policy enforces
+ * the dup2 class, and onto 0, 1 or 2 are never forced: that is how a
+ * program hands an fd to a child.  dup2(fd, fd) is passed through, since
+ * dup3(fd, fd) would be EINVAL.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <unistd.h>
+
+#include "core/export.h"
+#include "core/real.h"
+#include "core/sys.h"
+#include "specs.h"
+
+static int raw_fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	long arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, long);
+	va_end(ap);
+	return sys_result(sys_fcntl(fd, cmd, arg));
+}
+
+static int raw_dup(int fd)
+{
+	return sys_result(sys_call(SYS_dup, fd, 0, 0, 0, 0));
+}
+
+static int raw_dup3(int oldfd, int newfd, int flags)
+{
+	return sys_result(sys_dup3(oldfd, newfd, flags));
+}
+
+/* dup2 without a dup2 system call (aarch64): dup3, but fd onto itself. */
+static int raw_dup2(int oldfd, int newfd)
+{
+	if (oldfd == newfd)
+		return sys_result(sys_fcntl(oldfd, F_GETFD, 0)) < 0 ? -1 : newfd;
+	return raw_dup3(oldfd, newfd, 0);
+}
+
+REAL_SLOT(dup, raw_dup);
+REAL_SLOT(dup2, raw_dup2);
+REAL_SLOT(dup3, raw_dup3);
+REAL_SLOT(fcntl, raw_fcntl);
+REAL_SLOT(fcntl64, raw_fcntl);
+
+CLOEXEC_EXPORT int dup(int fd)
+{
+	struct fdreq rq;
+
+	if (fdreq_begin(&rq, &spec_dup, 0, -1) == FDREQ_NATIVE)
+		return fdreq_end(&rq, REAL(fcntl)(fd, F_DUPFD_CLOEXEC, 0L));
+	return fdreq_end(&rq, REAL(dup)(fd));
+}
+
+CLOEXEC_EXPORT int dup2(int oldfd, int newfd)
+{
+	struct fdreq rq;
+
+	if (oldfd == newfd)
+		return REAL(dup2)(oldfd, newfd);
+	if (fdreq_begin_onto(&rq, &spec_dup2, 0, newfd) == FDREQ_NATIVE)
+		return fdreq_end(&rq,
+				 REAL(dup3)(oldfd, newfd, fdreq_flags(&rq)));
+	return fdreq_end(&rq, REAL(dup2)(oldfd, newfd));
+}
+
+CLOEXEC_EXPORT int dup3(int oldfd, int newfd, int flags)
+{
+	struct fdreq rq;
+
+	switch (fdreq_begin_onto(&rq, &spec_dup3, flags, newfd)) {
+	case FDREQ_FALLBACK:
+		/* dup2 is atomic: no close-then-dup window for the number. */
+		return fdreq_end(&rq, oldfd == newfd ? fdreq_fail(EINVAL)
+						     : REAL(dup2)(oldfd, newfd));
+	case FDREQ_FAILED:
+		return -1;
+	default:
+		return fdreq_end(&rq,
+				 REAL(dup3)(oldfd, newfd, fdreq_flags(&rq)));
+	}
+}
+
+/*
+ * fcntl's third argument is an int or a pointer, by command; like glibc,
+ * take it as a pointer-sized value and pass it on as it came.
+ */
+static int fcntl_dup(int (*real)(int, int, ...), int fd, int cmd, void *arg)
+{
+	const struct fd_spec *spec =
+		cmd == F_DUPFD ? &spec_dup : &spec_dupfd_cloexec;
+	struct fdreq rq;
+
+	switch (fdreq_begin(&rq, spec, cmd == F_DUPFD ? 0 : O_CLOEXEC, -1)) {
+	case FDREQ_NATIVE:
+		return fdreq_end(&rq, real(fd, F_DUPFD_CLOEXEC, arg));
+	case FDREQ_FAILED:
+		return -1;
+	default:
+		return fdreq_end(&rq, real(fd, F_DUPFD, arg));
+	}
+}
+
+CLOEXEC_EXPORT int fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
+		return fcntl_dup(REAL(fcntl), fd, cmd, arg);
+	return REAL(fcntl)(fd, cmd, arg);
+}
+
+CLOEXEC_EXPORT int fcntl64(int fd, int cmd, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
+		return fcntl_dup(REAL(fcntl64), fd, cmd, arg);
+	return REAL(fcntl64)(fd, cmd, arg);
+}

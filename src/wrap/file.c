@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Files: open, openat, creat and their 64-bit and _FORTIFY_SOURCE names,
+ * and open_by_handle_at.
+ *
+ * glibc reaches the same kernel call under several names depending on the
+ * build flags of the program, and its own functions call internal aliases,
+ * so each name is wrapped itself.  The mode argument is read whenever the
+ * flags say it is there: O_CREAT, or O_TMPFILE.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <sys/stat.h>
+
+#include "core/export.h"
+#include "core/real.h"
+#include "core/sys.h"
+#include "specs.h"
+
+static bool open_has_mode(int flags)
+{
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
+}
+
+#define OPEN_MODE(flags, mode)                                                 \
+	do {                                                                   \
+		va_list ap;                                                    \
+		if (open_has_mode(flags)) {                                    \
+			va_start(ap, flags);                                   \
+			(mode) = va_arg(ap, mode_t);                           \
+			va_end(ap);                                            \
+		}                                                              \
+	} while (0)
+
+static int raw_open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	OPEN_MODE(flags, mode);
+	return sys_result(sys_openat(AT_FDCWD, path, flags, mode));
+}
+
+static int raw_openat(int dirfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	OPEN_MODE(flags, mode);
+	return sys_result(sys_openat(dirfd, path, flags, mode));
+}
+
+static int raw_open_2(const char *path, int flags)
+{
+	return sys_result(sys_openat(AT_FDCWD, path, flags, 0));
+}
+
+static int raw_openat_2(int dirfd, const char *path, int flags)
+{
+	return sys_result(sys_openat(dirfd, path, flags, 0));
+}
+
+static int raw_creat(const char *path, mode_t mode)
+{
+	return sys_result(sys_openat(AT_FDCWD, path,
+				     O_CREAT | O_WRONLY | O_TRUNC, mode));
+}
+
+static int raw_open_by_handle_at(int mount_fd, struct file_handle *handle,
+				 int flags)
+{
+	return sys_result(sys_call(SYS_open_by_handle_at, mount_fd, handle,
+				   flags, 0, 0));
+}
+
+REAL_SLOT(open, raw_open);
+REAL_SLOT(open64, raw_open);
+REAL_SLOT(openat, raw_openat);
+REAL_SLOT(openat64, raw_openat);
+REAL_SLOT(__open_2, raw_open_2);
+REAL_SLOT(__open64_2, raw_open_2);
+REAL_SLOT(__openat_2, raw_openat_2);
+REAL_SLOT(__openat64_2, raw_openat_2);
+REAL_SLOT(creat, raw_creat);
+REAL_SLOT(creat64, raw_creat);
+REAL_SLOT(open_by_handle_at, raw_open_by_handle_at);
+
+CLOEXEC_EXPORT int open(const char *path, int flags, ...)
+{
+	struct fdreq rq;
+	mode_t mode = 0;
+
+	OPEN_MODE(flags, mode);
+	fdreq_begin(&rq, &spec_open, flags, -1);
+	return fdreq_end(&rq, REAL(open)(path, fdreq_flags(&rq), mode));
+}
+
+CLOEXEC_EXPORT int open64(const char *path, int flags, ...)
+{
+	struct fdreq rq;
+	mode_t mode = 0;
+
+	OPEN_MODE(flags, mode);
+	fdreq_begin(&rq, &spec_open, flags, -1);
+	return fdreq_end(&rq, REAL(open64)(path, fdreq_flags(&rq), mode));
+}
+
+CLOEXEC_EXPORT int openat(int dirfd, const char *path, int flags, ...)
+{
+	struct fdreq rq;
+	mode_t mode = 0;
+
+	OPEN_MODE(flags, mode);
+	fdreq_begin(&rq, &spec_open, flags, -1);
+	return fdreq_end(&rq,
+			 REAL(openat)(dirfd, path, fdreq_flags(&rq), mode));
+}
+
+CLOEXEC_EXPORT int openat64(int dirfd, const char *path, int flags, ...)
+{
+	struct fdreq rq;
+	mode_t mode = 0;
+
+	OPEN_MODE(flags, mode);
+	fdreq_begin(&rq, &spec_open, flags, -1);
+	return fdreq_end(&rq,
+			 REAL(openat64)(dirfd, path, fdreq_flags(&rq), mode));
+}
+
+/* The _FORTIFY_SOURCE names take no mode; glibc checks that none is due. */
+CLOEXEC_EXPORT int __open_2(const char *path, int flags)
+{
+	struct fdreq rq;
+
+	fdreq_begin(&rq, &spec_open, flags, -1);
+	return fdreq_end(&rq, REAL(__open_2)(path, fdreq_flags(&rq)));
+}
+
+CLOEXEC_EXPORT int __open64_2(const char *path, int flags)
+{
+	struct fdreq rq;
+
+	fdreq_begin(&rq, &spec_open, flags, -1);
+	return fdreq_end(&rq, REAL(__open64_2)(path, fdreq_flags(&rq)));
+}
+
+CLOEXEC_EXPORT int __openat_2(int dirfd, const char *path, int flags)
+{
+	struct fdreq rq;
+
+	fdreq_begin(&rq, &spec_open, flags, -1);
+	return fdreq_end(&rq, REAL(__openat_2)(dirfd, path, fdreq_flags(&rq)));
+}
+
+CLOEXEC_EXPORT int __openat64_2(int dirfd, const char *path, int flags)
+{
+	struct fdreq rq;
+
+	fdreq_begin(&rq, &spec_open, flags, -1);
+	return fdreq_end(&rq,
+			 REAL(__openat64_2)(dirfd, path, fdreq_flags(&rq)));
+}
+
+/* creat() has no flags: natively it is the open() it stands for. */
+CLOEXEC_EXPORT int creat(const char *path, mode_t mode)
+{
+	struct fdreq rq;
+
+	if (fdreq_begin(&rq, &spec_open, 0, -1) == FDREQ_NATIVE)
+		return fdreq_end(&rq, REAL(open)(path,
+						 O_CREAT | O_WRONLY | O_TRUNC |
+							 fdreq_flags(&rq),
+						 mode));
+	return fdreq_end(&rq, REAL(creat)(path, mode));
+}
+
+CLOEXEC_EXPORT int creat64(const char *path, mode_t mode)
+{
+	struct fdreq rq;
+
+	if (fdreq_begin(&rq, &spec_open, 0, -1) == FDREQ_NATIVE)
+		return fdreq_end(&rq, REAL(open64)(path,
+						   O_CREAT | O_WRONLY |
+							   O_TRUNC |
+							   fdreq_flags(&rq),
+						   mode));
+	return fdreq_end(&rq, REAL(creat64)(path, mode));
+}
+
+CLOEXEC_EXPORT int open_by_handle_at(int mount_fd, struct file_handle *handle,
+				     int flags)
+{
+	struct fdreq rq;
+
+	fdreq_begin(&rq, &spec_open, flags, -1);
+	return fdreq_end(&rq, REAL(open_by_handle_at)(mount_fd, handle,
+						      fdreq_flags(&rq)));
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "config.h"
+
+#include "specs.h"
+
+/* A plain call that gains a flag natively: accept -> accept4. */
+#define PLAIN(fam, class, capability)                                          \
+	{ .family = &(fam), .cls = (class), .cap = (capability),               \
+	  .plain_takes_no_flags = true }
+/* The flagged call itself: emulated even without flags on old kernels. */
+#define FLAGGED(fam, class, capability)                                        \
+	{ .family = &(fam), .cls = (class), .cap = (capability),               \
+	  .plain_takes_no_flags = true, .flagged_call = true }
+/* A call whose own flags argument carries the bits, plain or not. */
+#define WITH_FLAGS(fam, class, capability)                                     \
+	{ .family = &(fam), .cls = (class), .cap = (capability),               \
+	  .flagged_call = true }
+
+const struct fd_spec spec_socket = {
+	.family = &flags_sock, .cls = FD_CLASS_SOCKET, .cap = CAP_SOCK_FLAGS
+};
+const struct fd_spec spec_accept =
+	PLAIN(flags_sock, FD_CLASS_ACCEPT, CAP_ACCEPT4);
+const struct fd_spec spec_accept4 =
+	FLAGGED(flags_sock, FD_CLASS_ACCEPT, CAP_ACCEPT4);
+const struct fd_spec spec_open = {
+	.family = &flags_open, .cls = FD_CLASS_FILE, .cap = CAP_O_CLOEXEC
+};
+const struct fd_spec spec_stdio = {
+	.family = &flags_open, .cls = FD_CLASS_STDIO, .cap = CAP_O_CLOEXEC
+};
+const struct fd_spec spec_popen = {
+	.family = &flags_open, .cls = FD_CLASS_STDIO, .cap = CAP_PIPE2
+};
+const struct fd_spec spec_pipe = PLAIN(flags_pipe, FD_CLASS_PIPE, CAP_PIPE2);
+const struct fd_spec spec_pipe2 =
+	FLAGGED(flags_pipe, FD_CLASS_PIPE, CAP_PIPE2);
+const struct fd_spec spec_dup =
+	PLAIN(flags_open, FD_CLASS_DUP, CAP_F_DUPFD_CLOEXEC);
+const struct fd_spec spec_dupfd_cloexec =
+	FLAGGED(flags_open, FD_CLASS_DUP, CAP_F_DUPFD_CLOEXEC);
+const struct fd_spec spec_dup2 = PLAIN(flags_open, FD_CLASS_DUP2, CAP_DUP3);
+const struct fd_spec spec_dup3 = FLAGGED(flags_open, FD_CLASS_DUP2, CAP_DUP3);
+const struct fd_spec spec_epoll =
+	PLAIN(flags_epoll, FD_CLASS_EVENT, CAP_EPOLL_CREATE1);
+const struct fd_spec spec_epoll1 =
+	FLAGGED(flags_epoll, FD_CLASS_EVENT, CAP_EPOLL_CREATE1);
+const struct fd_spec spec_inotify =
+	PLAIN(flags_inotify, FD_CLASS_EVENT, CAP_INOTIFY_INIT1);
+const struct fd_spec spec_inotify1 =
+	FLAGGED(flags_inotify, FD_CLASS_EVENT, CAP_INOTIFY_INIT1);
+const struct fd_spec spec_eventfd =
+	WITH_FLAGS(flags_eventfd, FD_CLASS_EVENT, CAP_EVENTFD_FLAGS);
+const struct fd_spec spec_signalfd =
+	WITH_FLAGS(flags_signalfd, FD_CLASS_EVENT, CAP_SIGNALFD_FLAGS);
+const struct fd_spec spec_timerfd =
+	WITH_FLAGS(flags_timerfd, FD_CLASS_EVENT, CAP_TIMERFD_FLAGS);
+const struct fd_spec spec_memfd =
+	WITH_FLAGS(flags_memfd, FD_CLASS_EVENT, CAP_BUILTIN);
+const struct fd_spec spec_fanotify =
+	WITH_FLAGS(flags_fanotify, FD_CLASS_EVENT, CAP_BUILTIN);
+const struct fd_spec spec_userfaultfd =
+	WITH_FLAGS(flags_pipe, FD_CLASS_EVENT, CAP_BUILTIN);
+const struct fd_spec spec_perf =
+	WITH_FLAGS(flags_perf, FD_CLASS_EVENT, CAP_BUILTIN);
+const struct fd_spec spec_pty = {
+	.family = &flags_open, .cls = FD_CLASS_PTY, .cap = CAP_O_CLOEXEC
+};
+const struct fd_spec spec_msg = {
+	.family = &flags_msg, .cls = FD_CLASS_MESSAGE, .cap = CAP_CMSG_CLOEXEC
+};
+const struct fd_spec spec_rcmd = {
+	.family = &flags_sock, .cls = FD_CLASS_SOCKET, .cap = CAP_NEVER
+};

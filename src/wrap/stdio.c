@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * stdio and temporary files: fopen, freopen, popen, tmpfile, and the
+ * mkstemp family, each with its 64-bit name.
+ *
+ * Their fds come from libc-internal opens that no wrapper sees, so each
+ * is wrapped itself.  fopen/freopen/popen get the "e" mode flag (without
+ * it, popen even clears FD_CLOEXEC on its end of the pipe); mkstemp and
+ * friends become the mkostemp family with O_CLOEXEC; tmpfile is done
+ * again, as glibc does it, with O_CLOEXEC.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/export.h"
+#include "core/real.h"
+#include "core/sys.h"
+#include "specs.h"
+
+/*
+ * fopen() may come first while an allocator starts up inside dlsym(): its
+ * raw twin opens with the system call and lets fdopen() make the FILE.
+ */
+static FILE *raw_fopen(const char *path, const char *mode)
+{
+	static const struct {
+		char c;
+		int set, clear;
+	} modes[] = {
+		{ 'r', O_RDONLY, 0 },
+		{ 'w', O_WRONLY | O_CREAT | O_TRUNC, 0 },
+		{ 'a', O_WRONLY | O_CREAT | O_APPEND, 0 },
+		{ '+', O_RDWR, O_WRONLY },
+		{ 'x', O_EXCL, 0 },
+		{ 'e', O_CLOEXEC, 0 },
+	};
+	size_t i, j, n = 1 + strcspn(mode + (*mode != 0), ",");
+	int flags = 0;
+	long fd;
+	FILE *f;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < sizeof(modes) / sizeof(modes[0]); j++)
+			if (mode[i] == modes[j].c)
+				flags = (flags & ~modes[j].clear) | modes[j].set;
+	fd = sys_result(sys_openat(AT_FDCWD, path, flags, 0666));
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, mode);
+	if (!f)
+		sys_close(fd);
+	return f;
+}
+
+/* The rest have no system call to stand in for them. */
+static FILE *no_file(void)
+{
+	errno = ENOSYS;
+	return NULL;
+}
+
+static FILE *no_freopen(const char *path, const char *mode, FILE *f)
+{
+	return no_file();
+}
+
+static FILE *no_popen(const char *command, const char *mode)
+{
+	return no_file();
+}
+
+static FILE *no_tmpfile(void)
+{
+	return no_file();
+}
+
+static int no_mkstemp(char *tmpl)
+{
+	return fdreq_fail(ENOSYS);
+}
+
+static int no_mkostemp(char *tmpl, int flags)
+{
+	return fdreq_fail(ENOSYS);
+}
+
+static int no_mkstemps(char *tmpl, int suffixlen)
+{
+	return fdreq_fail(ENOSYS);
+}
+
+static int no_mkostemps(char *tmpl, int suffixlen, int flags)
+{
+	return fdreq_fail(ENOSYS);
+}
+
+static int raw_open(const char *path, int flags, ...)
+{
+	return sys_result(sys_openat(AT_FDCWD, path, flags, 0600));
+}
+
+REAL_SLOT(fopen, raw_fopen);
+REAL_SLOT(fopen64, raw_fopen);
+REAL_SLOT(freopen, no_freopen);
+REAL_SLOT(freopen64, no_freopen);
+REAL_SLOT(popen, no_popen);
+REAL_SLOT(tmpfile, no_tmpfile);
+REAL_SLOT(tmpfile64, no_tmpfile);
+REAL_SLOT(mkstemp, no_mkstemp);
+REAL_SLOT(mkstemp64, no_mkstemp);
+REAL_SLOT(mkostemp, no_mkostemp);
+REAL_SLOT(mkostemp64, no_mkostemp);
+REAL_SLOT(mkstemps, no_mkstemps);
+REAL_SLOT(mkstemps64, no_mkstemps);
+REAL_SLOT(mkostemps, no_mkostemps);
+REAL_SLOT(mkostemps64, no_mkostemps);
+REAL_SLOT(open, raw_open);
+
+/*
+ * The mode's modifiers: the characters after the first, up to a ",ccs="
+ * part.  glibc reads at most six of them.
+ */
+static size_t mode_modifiers(const char *mode)
+{
+	return *mode ? strcspn(mode + 1, ",") : 0;
+}
+
+static int mode_wants_cloexec(const char *mode)
+{
+	return memchr(mode, 'e', 1 + mode_modifiers(mode)) ? O_CLOEXEC : 0;
+}
+
+#define MODE_MAX 64
+
+/*
+ * "r+" becomes "re+": right after the first character, so that the
+ * ",ccs=" part stays last.  NULL when the mode has no room for it: the
+ * caller then marks the fd afterwards, under the fork lock.
+ */
+static const char *mode_with_e(const char *mode, char buf[MODE_MAX])
+{
+	size_t len = strlen(mode);
+
+	if (mode_wants_cloexec(mode))
+		return mode;
+	if (!len || mode_modifiers(mode) >= 6 || len + 2 > MODE_MAX)
+		return NULL;
+	buf[0] = mode[0];
+	buf[1] = 'e';
+	memcpy(buf + 2, mode + 1, len);
+	return buf;
+}
+
+/*
+ * The path for a stdio call: natively, the mode with "e"; if it cannot
+ * take one, the fallback after all.
+ */
+static enum fdreq_path stdio_begin(struct fdreq *rq,
+				   const struct fd_spec *spec,
+				   const char **mode, char buf[MODE_MAX])
+{
+	enum fdreq_path path =
+		fdreq_begin(rq, spec, mode_wants_cloexec(*mode), -1);
+	const char *with_e;
+
+	if (path != FDREQ_NATIVE)
+		return path;
+	with_e = mode_with_e(*mode, buf);
+	if (with_e) {
+		*mode = with_e;
+		return path;
+	}
+	return rq->path = fdreq_fallback(rq, spec, -1);
+}
+
+static FILE *stdio_end(struct fdreq *rq, FILE *f)
+{
+	if (f)
+		fdreq_mark(rq, fileno(f));
+	fdreq_done(rq);
+	return f;
+}
+
+CLOEXEC_EXPORT FILE *fopen(const char *path, const char *mode)
+{
+	char buf[MODE_MAX];
+	struct fdreq rq;
+
+	stdio_begin(&rq, &spec_stdio, &mode, buf);
+	return stdio_end(&rq, REAL(fopen)(path, mode));
+}
+
+CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
+{
+	char buf[MODE_MAX];
+	struct fdreq rq;
+
+	stdio_begin(&rq, &spec_stdio, &mode, buf);
+	return stdio_end(&rq, REAL(fopen64)(path, mode));
+}
+
+/*
+ * freopen("/dev/null", "r", stdin), the daemon's idiom, lands on 0:
+ * fdreq_mark() leaves a forced flag off there.
+ */
+CLOEXEC_EXPORT FILE *freopen(const char *path, const char *mode, FILE *f)
+{
+	char buf[MODE_MAX];
+	struct fdreq rq;
+
+	stdio_begin(&rq, &spec_stdio, &mode, buf);
+	return stdio_end(&rq, REAL(freopen)(path, mode, f));
+}
+
+CLOEXEC_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f)
+{
+	char buf[MODE_MAX];
+	struct fdreq rq;
+
+	stdio_begin(&rq, &spec_stdio, &mode, buf);
+	return stdio_end(&rq, REAL(freopen64)(path, mode, f));
+}
+
+/* glibc makes popen's pipe with pipe2(O_CLOEXEC): its capability. */
+CLOEXEC_EXPORT FILE *popen(const char *command, const char *mode)
+{
+	char buf[MODE_MAX];
+	struct fdreq rq;
+
+	stdio_begin(&rq, &spec_popen, &mode, buf);
+	return stdio_end(&rq, REAL(popen)(command, mode));
+}
+
+/*
+ * glibc's tmpfile(), with O_CLOEXEC: an unnamed O_TMPFILE in P_tmpdir, or
+ * else a named one unlinked at once.
+ */
+static FILE *tmpfile_cloexec(void)
+{
+	char name[] = P_tmpdir "/tmpfXXXXXX";
+	int saved_errno = errno;
+	FILE *f;
+	int fd, err;
+
+	fd = REAL(open)(P_tmpdir, O_RDWR | O_TMPFILE | O_EXCL | O_CLOEXEC,
+			0600);
+	if (fd < 0) {
+		fd = REAL(mkostemp)(name, O_CLOEXEC);
+		if (fd < 0)
+			return NULL;
+		unlink(name);
+	}
+	f = fdopen(fd, "w+b");
+	if (!f) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	errno = saved_errno;
+	return f;
+}
+
+CLOEXEC_EXPORT FILE *tmpfile(void)
+{
+	struct fdreq rq;
+
+	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
+		return stdio_end(&rq, tmpfile_cloexec());
+	return stdio_end(&rq, REAL(tmpfile)());
+}
+
+CLOEXEC_EXPORT FILE *tmpfile64(void)
+{
+	struct fdreq rq;
+
+	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
+		return stdio_end(&rq, tmpfile_cloexec());
+	return stdio_end(&rq, REAL(tmpfile64)());
+}
+
+CLOEXEC_EXPORT int mkstemp(char *tmpl)
+{
+	struct fdreq rq;
+
+	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
+		return fdreq_end(&rq, REAL(mkostemp)(tmpl, fdreq_flags(&rq)));
+	return fdreq_end(&rq, REAL(mkstemp)(tmpl));
+}
+
+CLOEXEC_EXPORT int mkstemp64(char *tmpl)
+{
+	struct fdreq rq;
+
+	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
+		return fdreq_end(&rq,
+				 REAL(mkostemp64)(tmpl, fdreq_flags(&rq)));
+	return fdreq_end(&rq, REAL(mkstemp64)(tmpl));
+}
+
+CLOEXEC_EXPORT int mkostemp(char *tmpl, int flags)
+{
+	struct fdreq rq;
+
+	fdreq_begin(&rq, &spec_stdio, flags, -1);
+	return fdreq_end(&rq, REAL(mkostemp)(tmpl, fdreq_flags(&rq)));
+}
+
+CLOEXEC_EXPORT int mkostemp64(char *tmpl, int flags)
+{
+	struct fdreq rq;
+
+	fdreq_begin(&rq, &spec_stdio, flags, -1);
+	return fdreq_end(&rq, REAL(mkostemp64)(tmpl, fdreq_flags(&rq)));
+}
+
+CLOEXEC_EXPORT int mkstemps(char *tmpl, int suffixlen)
+{
+	struct fdreq rq;
+
+	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
+		return fdreq_end(&rq, REAL(mkostemps)(tmpl, suffixlen,
+						      fdreq_flags(&rq)));
+	return fdreq_end(&rq, REAL(mkstemps)(tmpl, suffixlen));
+}
+
+CLOEXEC_EXPORT int mkstemps64(char *tmpl, int suffixlen)
+{
+	struct fdreq rq;
+
+	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
+		return fdreq_end(&rq, REAL(mkostemps64)(tmpl, suffixlen,
+							fdreq_flags(&rq)));
+	return fdreq_end(&rq, REAL(mkstemps64)(tmpl, suffixlen));
+}
+
+CLOEXEC_EXPORT int mkostemps(char *tmpl, int suffixlen, int flags)
+{
+	struct fdreq rq;
+
+	fdreq_begin(&rq, &spec_stdio, flags, -1);
+	return fdreq_end(&rq,
+			 REAL(mkostemps)(tmpl, suffixlen, fdreq_flags(&rq)));
+}
+
+CLOEXEC_EXPORT int mkostemps64(char *tmpl, int suffixlen, int flags)
+{
+	struct fdreq rq;
+
+	fdreq_begin(&rq, &spec_stdio, flags, -1);
+	return fdreq_end(&rq, REAL(mkostemps64)(tmpl, suffixlen,
+						fdreq_flags(&rq)));
+}

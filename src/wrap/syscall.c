@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * syscall(): the fd-creating numbers take the same path decision as the
+ * libc functions (one table, below), but stay system calls made through
+ * libc's syscall(), which is not a cancellation point and must not become
+ * one.  Every other number passes straight through with all six
+ * arguments, untouched: an unknown number is never refused.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "core/export.h"
+#include "core/real.h"
+#include "core/sys.h"
+#include "specs.h"
+
+static long raw_syscall(long nr, ...)
+{
+	long a[6];
+	va_list ap;
+	int i;
+
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	return sys_result(sys_call6(nr, a[0], a[1], a[2], a[3], a[4], a[5]));
+}
+
+REAL_SLOT(syscall, raw_syscall);
+
+static long call(long nr, const long a[6])
+{
+	return REAL(syscall)(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+enum result { FD, PAIR, MSG, MMSG };
+
+/*
+ * One row per number.  Natively the call becomes native_nr with the flags
+ * in args[flags_arg]; on the fallback path it is fallback_nr with the
+ * caller's remaining flags there (a plain call ignores the extra argument,
+ * as system calls do).  The caller's own flags, if the number has any, are
+ * in args[flags_arg] too.
+ */
+static const struct sys_rule {
+	long nr, native_nr, fallback_nr;
+	signed char flags_arg;	/* where the flags go */
+	bool caller_flags;	/* the caller's number has them there */
+	signed char out_arg;	/* PAIR: int[2]; MSG, MMSG: the message(s) */
+	signed char target_arg; /* dup2, dup3: the number asked for */
+	unsigned char result;
+	bool may_block;		/* waits for args[0] to be readable */
+	const struct fd_spec *spec;
+} rules[] = {
+	{ SYS_socket, SYS_socket, SYS_socket, 1, true, -1, -1, FD, false,
+	  &spec_socket },
+	{ SYS_socketpair, SYS_socketpair, SYS_socketpair, 1, true, 3, -1, PAIR,
+	  false, &spec_socket },
+#ifdef SYS_accept
+	{ SYS_accept, SYS_accept4, SYS_accept, 3, false, -1, -1, FD, true,
+	  &spec_accept },
+	{ SYS_accept4, SYS_accept4, SYS_accept, 3, true, -1, -1, FD, true,
+	  &spec_accept4 },
+#else
+	{ SYS_accept4, SYS_accept4, SYS_accept4, 3, true, -1, -1, FD, true,
+	  &spec_accept4 },
+#endif
+#ifdef SYS_pipe
+	{ SYS_pipe, SYS_pipe2, SYS_pipe, 1, false, 0, -1, PAIR, false,
+	  &spec_pipe },
+	{ SYS_pipe2, SYS_pipe2, SYS_pipe, 1, true, 0, -1, PAIR, false,
+	  &spec_pipe2 },
+#else
+	{ SYS_pipe2, SYS_pipe2, SYS_pipe2, 1, true, 0, -1, PAIR, false,
+	  &spec_pipe2 },
+#endif
+#ifdef SYS_open
+	{ SYS_open, SYS_open, SYS_open, 1, true, -1, -1, FD, false,
+	  &spec_open },
+#endif
+	{ SYS_openat, SYS_openat, SYS_openat, 2, true, -1, -1, FD, false,
+	  &spec_open },
+	{ SYS_open_by_handle_at, SYS_open_by_handle_at, SYS_open_by_handle_at,
+	  2, true, -1, -1, FD, false, &spec_open },
+#ifdef SYS_inotify_init
+	{ SYS_inotify_init, SYS_inotify_init1, SYS_inotify_init, 0, false, -1,
+	  -1, FD, false, &spec_inotify },
+	{ SYS_inotify_init1, SYS_inotify_init1, SYS_inotify_init, 0, true, -1,
+	  -1, FD, false, &spec_inotify1 },
+#else
+	{ SYS_inotify_init1, SYS_inotify_init1, SYS_inotify_init1, 0, true, -1,
+	  -1, FD, false, &spec_inotify1 },
+#endif
+#ifdef SYS_eventfd
+	{ SYS_eventfd, SYS_eventfd2, SYS_eventfd, 1, false, -1, -1, FD, false,
+	  &spec_eventfd },
+#endif
+	{ SYS_eventfd2, SYS_eventfd2, SYS_eventfd2, 1, true, -1, -1, FD, false,
+	  &spec_eventfd },
+#ifndef SYS_epoll_create
+	{ SYS_epoll_create1, SYS_epoll_create1, SYS_epoll_create1, 0, true, -1,
+	  -1, FD, false, &spec_epoll1 },
+#endif
+#ifdef SYS_signalfd
+	{ SYS_signalfd, SYS_signalfd4, SYS_signalfd, 3, false, -1, -1, FD,
+	  false, &spec_signalfd },
+#endif
+	{ SYS_signalfd4, SYS_signalfd4, SYS_signalfd4, 3, true, -1, -1, FD,
+	  false, &spec_signalfd },
+	{ SYS_timerfd_create, SYS_timerfd_create, SYS_timerfd_create, 1, true,
+	  -1, -1, FD, false, &spec_timerfd },
+	{ SYS_memfd_create, SYS_memfd_create, SYS_memfd_create, 1, true, -1,
+	  -1, FD, false, &spec_memfd },
+	{ SYS_fanotify_init, SYS_fanotify_init, SYS_fanotify_init, 0, true, -1,
+	  -1, FD, false, &spec_fanotify },
+	{ SYS_userfaultfd, SYS_userfaultfd, SYS_userfaultfd, 0, true, -1, -1,
+	  FD, false, &spec_userfaultfd },
+	{ SYS_perf_event_open, SYS_perf_event_open, SYS_perf_event_open, 4,
+	  true, -1, -1, FD, false, &spec_perf },
+#ifdef SYS_dup2
+	{ SYS_dup2, SYS_dup3, SYS_dup2, 2, false, -1, 1, FD, false,
+	  &spec_dup2 },
+	{ SYS_dup3, SYS_dup3, SYS_dup2, 2, true, -1, 1, FD, false,
+	  &spec_dup3 },
+#else
+	{ SYS_dup3, SYS_dup3, SYS_dup3, 2, true, -1, 1, FD, false,
+	  &spec_dup3 },
+#endif
+	{ SYS_recvmsg, SYS_recvmsg, SYS_recvmsg, 2, true, 1, -1, MSG, true,
+	  &spec_msg },
+	{ SYS_recvmmsg, SYS_recvmmsg, SYS_recvmmsg, 3, true, 1, -1, MMSG, true,
+	  &spec_msg },
+};
+
+static const struct sys_rule *rule_for(long nr)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (rules[i].nr == nr)
+			return &rules[i];
+	return NULL;
+}
+
+/* Calls that keep their plain meaning whatever the policy. */
+static bool passes_through(long nr, const long a[6])
+{
+#ifdef SYS_dup2
+	if (nr == SYS_dup2)
+		return a[0] == a[1];
+#endif
+	return false;
+}
+
+static long translate(const struct sys_rule *r, long a[6])
+{
+	int flags = r->caller_flags ? (int)a[r->flags_arg] : 0;
+	int wait = -1;
+	struct fdreq rq;
+	long ret, nr;
+	int i;
+
+	if (r->may_block && !(r->result >= MSG && (flags & MSG_DONTWAIT)))
+		wait = (int)a[0];
+	if (r->target_arg >= 0)
+		fdreq_begin_onto(&rq, r->spec, flags, (int)a[r->target_arg]);
+	else
+		fdreq_begin(&rq, r->spec, flags, wait);
+	switch (rq.path) {
+	case FDREQ_FAILED:
+		return -1;
+	case FDREQ_PLAIN:
+		return call(r->nr, a);
+	case FDREQ_NATIVE:
+		nr = r->native_nr;
+		break;
+	default:
+		nr = r->fallback_nr;
+#ifdef SYS_dup2
+		if (r->nr == SYS_dup3 && a[0] == a[1])
+			return fdreq_end(&rq, fdreq_fail(EINVAL));
+#endif
+		break;
+	}
+	a[r->flags_arg] = fdreq_flags(&rq);
+	ret = call(nr, a);
+	switch (r->result) {
+	case PAIR:
+		return fdreq_end_pair(&rq, (int)ret, (int *)a[r->out_arg]);
+	case MSG:
+	case MMSG:
+		for (i = 0; ret >= 0 && i < (r->result == MSG ? 1 : ret); i++)
+			if (rq.path == FDREQ_FALLBACK || rq.force)
+				msg_mark_received(
+					&rq, r->result == MSG
+						     ? (struct msghdr *)a[r->out_arg]
+						     : &((struct mmsghdr *)a[r->out_arg])
+								[i].msg_hdr);
+		fdreq_done(&rq);
+		return ret;
+	default:
+		return fdreq_end(&rq, (int)ret);
+	}
+}
+
+/* dup(fd): natively fcntl(fd, F_DUPFD_CLOEXEC, 0), as the libc wrapper. */
+static long translate_dup(long a[6])
+{
+	long b[6] = { a[0], F_DUPFD_CLOEXEC, 0, 0, 0, 0 };
+	struct fdreq rq;
+
+	if (fdreq_begin(&rq, &spec_dup, 0, -1) == FDREQ_NATIVE)
+		return fdreq_end(&rq, (int)call(SYS_FCNTL, b));
+	return fdreq_end(&rq, (int)call(SYS_dup, a));
+}
+
+static long translate_fcntl(long nr, long a[6])
+{
+	bool dupfd = a[1] == F_DUPFD;
+	struct fdreq rq;
+
+	if (!dupfd && a[1] != F_DUPFD_CLOEXEC)
+		return call(nr, a);
+	switch (fdreq_begin(&rq, dupfd ? &spec_dup : &spec_dupfd_cloexec,
+			    dupfd ? 0 : O_CLOEXEC, -1)) {
+	case FDREQ_NATIVE:
+		a[1] = F_DUPFD_CLOEXEC;
+		break;
+	case FDREQ_FAILED:
+		return -1;
+	default:
+		a[1] = F_DUPFD;
+		break;
+	}
+	return fdreq_end(&rq, (int)call(nr, a));
+}
+
+#ifdef SYS_epoll_create
+/*
+ * epoll_create(size) refuses a size epoll_create1() ignores, and its
+ * fallback needs a size where epoll_create1() has its flags.
+ */
+static long translate_epoll(long nr, long a[6])
+{
+	bool plain = nr == SYS_epoll_create;
+	long b[6] = { 1 };
+	struct fdreq rq;
+
+	if (plain && (int)a[0] <= 0)
+		return call(nr, a);
+	switch (fdreq_begin(&rq, plain ? &spec_epoll : &spec_epoll1,
+			    plain ? 0 : (int)a[0], -1)) {
+	case FDREQ_PLAIN:
+		return call(nr, a);
+	case FDREQ_NATIVE:
+		b[0] = fdreq_flags(&rq);
+		return fdreq_end(&rq, (int)call(SYS_epoll_create1, b));
+	case FDREQ_FAILED:
+		return -1;
+	default:
+		return fdreq_end(&rq, (int)call(SYS_epoll_create, plain ? a : b));
+	}
+}
+#endif
+
+#ifdef SYS_creat
+static long translate_creat(long a[6])
+{
+	long b[6] = { AT_FDCWD, a[0], O_CREAT | O_WRONLY | O_TRUNC, a[1] };
+	struct fdreq rq;
+
+	if (fdreq_begin(&rq, &spec_open, 0, -1) != FDREQ_NATIVE)
+		return fdreq_end(&rq, (int)call(SYS_creat, a));
+	b[2] |= fdreq_flags(&rq);
+	return fdreq_end(&rq, (int)call(SYS_openat, b));
+}
+#endif
+
+#ifdef SYS_openat2
+/*
+ * openat2(dirfd, path, how, size): the flags are inside *how.  A copy with
+ * O_CLOEXEC goes to the kernel; it is read with process_vm_readv so that a
+ * bad pointer is the kernel's EFAULT, not a crash here.
+ */
+static long translate_openat2(long a[6])
+{
+	unsigned long long how[32];
+	struct iovec local = { how, (size_t)a[3] };
+	struct iovec remote = { (void *)a[2], (size_t)a[3] };
+	struct fdreq rq;
+
+	if ((size_t)a[3] < sizeof(how[0]) || (size_t)a[3] > sizeof(how) ||
+	    process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != a[3])
+		return call(SYS_openat2, a);
+	fdreq_begin(&rq, &spec_open, (int)how[0], -1);
+	if (rq.path != FDREQ_PLAIN) {
+		how[0] = (how[0] & ~0xffffffffull) |
+			 (unsigned)fdreq_flags(&rq);
+		a[2] = (long)how;
+	}
+	return fdreq_end(&rq, (int)call(SYS_openat2, a));
+}
+#endif
+
+CLOEXEC_EXPORT long syscall(long nr, ...)
+{
+	const struct sys_rule *r;
+	long a[6];
+	va_list ap;
+	int i;
+
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+
+	switch (nr) {
+	case SYS_dup:
+		return translate_dup(a);
+	case SYS_FCNTL:
+		return translate_fcntl(nr, a);
+#ifdef SYS_creat
+	case SYS_creat:
+		return translate_creat(a);
+#endif
+#ifdef SYS_openat2
+	case SYS_openat2:
+		return translate_openat2(a);
+#endif
+#ifdef SYS_epoll_create
+	case SYS_epoll_create:
+	case SYS_epoll_create1:
+		return translate_epoll(nr, a);
+#else
+	case SYS_epoll_create1:
+		break;
+#endif
+#ifdef SYS_signalfd
+	case SYS_signalfd:
+#endif
+	case SYS_signalfd4:
+		if (a[0] != -1)
+			return call(nr, a);
+		break;
+	}
+	r = rule_for(nr);
+	if (!r || passes_through(nr, a))
+		return call(nr, a);
+	return translate(r, a);
+}
