@@ -51,12 +51,20 @@ tests_unit_check_real_LDADD = $(UNIT_LIBS)
 # Integration tests: real calls, with and without the preloaded library,
 # on this kernel and on the emulated one (tests/lib/testlib.h).
 IT_TESTS = \
+	tests/it/it_entry \
 	tests/it/it_socket \
 	tests/it/race_socket \
 	tests/seeds/seed003_socket \
 	tests/seeds/seed004_paccept \
-	tests/seeds/seed009_nonblock
+	tests/seeds/seed005_signalfd \
+	tests/seeds/seed006_timerfd \
+	tests/seeds/seed007_epoll \
+	tests/seeds/seed008_pipe2 \
+	tests/seeds/seed009_nonblock \
+	tests/seeds/seed010_pipe2_nonblock
 check_PROGRAMS += $(IT_TESTS)
+tests_it_it_entry_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_it_it_entry_LDADD = $(IT_LIBS) -lutil
 tests_it_it_socket_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_socket_LDADD = $(IT_LIBS)
 tests_it_race_socket_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -65,8 +73,18 @@ tests_seeds_seed003_socket_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_seeds_seed003_socket_LDADD = $(IT_LIBS)
 tests_seeds_seed004_paccept_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_seeds_seed004_paccept_LDADD = $(IT_LIBS)
+tests_seeds_seed005_signalfd_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_seeds_seed005_signalfd_LDADD = $(IT_LIBS)
+tests_seeds_seed006_timerfd_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_seeds_seed006_timerfd_LDADD = $(IT_LIBS)
+tests_seeds_seed007_epoll_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_seeds_seed007_epoll_LDADD = $(IT_LIBS)
+tests_seeds_seed008_pipe2_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_seeds_seed008_pipe2_LDADD = $(IT_LIBS)
 tests_seeds_seed009_nonblock_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_seeds_seed009_nonblock_LDADD = $(IT_LIBS)
+tests_seeds_seed010_pipe2_nonblock_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_seeds_seed010_pipe2_nonblock_LDADD = $(IT_LIBS)
 
 TESTS += $(UNIT_TESTS) $(IT_TESTS)
 endif

@@ -72,15 +72,42 @@ static const struct entry entries[] = {
 #undef ENTRY
 };
 
+struct elsewhere {
+	const char *what, *answer;
+};
+
+static const struct elsewhere already[] = {
+#define ALREADY(what, how) { what, how },
+#include "entrypoints.def"
+#undef ALREADY
+};
+
+static const struct elsewhere unreachable[] = {
+#define UNREACHABLE(what, answer) { what, answer },
+#include "entrypoints.def"
+#undef UNREACHABLE
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 static void list_entries(void)
 {
 	size_t i;
 
 	printf("| entry point | class | native | fallback |\n");
 	printf("|---|---|---|---|\n");
-	for (i = 0; i < sizeof(entries) / sizeof(entries[0]); i++)
+	for (i = 0; i < COUNT(entries); i++)
 		printf("| %s | %s | %s | %s |\n", entries[i].symbol,
 		       entries[i].cls, entries[i].native, entries[i].fallback);
+	printf("\nAlready close-on-exec, no wrapper needed:\n\n");
+	printf("| call | why |\n|---|---|\n");
+	for (i = 0; i < COUNT(already); i++)
+		printf("| %s | %s |\n", already[i].what, already[i].answer);
+	printf("\nOut of reach of the wrappers:\n\n");
+	printf("| what | the library's answer |\n|---|---|\n");
+	for (i = 0; i < COUNT(unreachable); i++)
+		printf("| %s | %s |\n", unreachable[i].what,
+		       unreachable[i].answer);
 }
 
 static _Noreturn void die(const char *what, const char *arg)

@@ -345,7 +345,7 @@ CLOEXEC_EXPORT long syscall(long nr, ...)
 	case SYS_signalfd:
 #endif
 	case SYS_signalfd4:
-		if (a[0] != -1)
+		if ((int)a[0] != -1)
 			return call(nr, a);
 		break;
 	}

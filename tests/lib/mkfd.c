@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -68,6 +69,23 @@ static int make(const char *call)
 		fd = accept(pending_connection(), NULL, NULL);
 	} else if (!strcmp(call, "accept4")) {
 		fd = accept4(pending_connection(), NULL, NULL, 0);
+	} else if (!strcmp(call, "open")) {
+		fd = open("/dev/null", O_RDONLY);
+	} else if (!strcmp(call, "fopen")) {
+		FILE *f = fopen("/dev/null", "r");
+
+		fd = f ? fileno(f) : -1;
+	} else if (!strcmp(call, "pipe")) {
+		if (pipe(sv) == 0) {
+			show(call, sv[0]);
+			fd = sv[1];
+		}
+	} else if (!strcmp(call, "dup")) {
+		fd = dup(2);
+	} else if (!strcmp(call, "dup2")) {
+		fd = dup2(2, 50);
+	} else if (!strcmp(call, "epoll_create")) {
+		fd = epoll_create(1);
 	} else {
 		fprintf(stderr, "mkfd: unknown call %s\n", call);
 		exit(2);

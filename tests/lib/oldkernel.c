@@ -61,10 +61,10 @@ static const struct rule {
 	uint32_t value;
 	uint32_t action;
 } rules[] = {
-	{ SYS_accept4, ANY, 0, 0, FAIL(ENOSYS) },
-	{ SYS_dup3, ANY, 0, 0, FAIL(ENOSYS) },
-	{ SYS_epoll_create1, ANY, 0, 0, FAIL(ENOSYS) },
-	{ SYS_inotify_init1, ANY, 0, 0, FAIL(ENOSYS) },
+	{ SYS_accept4, BITS, 3, ~0u, FAIL(ENOSYS) },
+	{ SYS_dup3, BITS, 2, ~0u, FAIL(ENOSYS) },
+	{ SYS_epoll_create1, BITS, 0, ~0u, FAIL(ENOSYS) },
+	{ SYS_inotify_init1, BITS, 0, ~0u, FAIL(ENOSYS) },
 	{ SYS_pipe2, BITS, 1, ~0u, FAIL(ENOSYS) },
 	{ SYS_socket, BITS, 1, SOCK_CLOEXEC | SOCK_NONBLOCK, FAIL(EINVAL) },
 	{ SYS_socketpair, BITS, 1, SOCK_CLOEXEC | SOCK_NONBLOCK, FAIL(EINVAL) },

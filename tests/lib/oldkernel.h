@@ -5,8 +5,8 @@
  * A seccomp filter makes the running kernel answer the fd-creating calls
  * the way Linux did before the flag-parameter series landed:
  *
- *   accept4, dup3, epoll_create1, inotify_init1   ENOSYS (no such call)
- *   pipe2 with flags                              ENOSYS
+ *   accept4, dup3, epoll_create1, inotify_init1,
+ *   pipe2, with flags                             ENOSYS (no such call)
  *   socket/socketpair with SOCK_CLOEXEC/NONBLOCK  EINVAL (invalid type)
  *   eventfd2, signalfd4, timerfd_create flags     EINVAL
  *   fcntl F_DUPFD_CLOEXEC                         EINVAL
@@ -14,7 +14,9 @@
  *   recvmsg/recvmmsg with MSG_CMSG_CLOEXEC        bit silently ignored
  *
  * Flagged calls with no flags stay allowed, because glibc 2.36 implements
- * pipe(), eventfd() and signalfd() with them.
+ * pipe(), eventfd() and signalfd() with them, and freopen() with dup3():
+ * the emulation refuses the flag bits, not the calls.  (glibc's popen()
+ * makes its pipe with pipe2(O_CLOEXEC) and cannot work here at all.)
  *
  * "Silently ignored" cannot be said in BPF: those calls are handed to a
  * supervisor thread of the same process (SECCOMP_RET_USER_NOTIF), which

@@ -55,6 +55,12 @@ void tl_close_from(int lowfd)
 {
 	int fd;
 
+	/* And stdin, stdout, stderr open, whatever the harness left. */
+	for (fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 &&
+		    open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			abort();
+
 	if (syscall(SYS_close_range, lowfd, ~0u, 0) == 0)
 		return;
 	for (fd = lowfd; fd < 1024; fd++)
@@ -100,14 +106,20 @@ void tl_set_preload(bool on)
 static const char *test_names[128];
 static size_t ntests;
 
-void tl_add_test(Suite *s, const TTest *test)
+void tl_add_loop(Suite *s, const TTest *test, int n)
 {
 	TCase *tc = tcase_create(test->name);
 
-	tcase_add_test(tc, test);
+	tcase_add_loop_test(tc, test, 0, n);
+	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	if (ntests < sizeof(test_names) / sizeof(test_names[0]))
 		test_names[ntests++] = test->name;
+}
+
+void tl_add_test(Suite *s, const TTest *test)
+{
+	tl_add_loop(s, test, 1);
 }
 
 /* One test (or a whole plain program) in its own fresh process. */

@@ -39,8 +39,12 @@ const char *tl_config_name(void);
  */
 int tl_main(int argc, char **argv, Suite *(*make_suite)(void));
 
-/* Add a test to the suite: tl_add(suite, test_name). */
+/*
+ * Add a test to the suite: tl_add(suite, test_name); a loop test runs
+ * _i from 0 to n - 1 in one process.
+ */
 void tl_add_test(Suite *s, const TTest *test);
+void tl_add_loop(Suite *s, const TTest *test, int n);
 #define tl_add(s, test) tl_add_test((s), (test))
 
 /*
