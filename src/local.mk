@@ -54,5 +54,6 @@ bin_PROGRAMS += src/cloexec
 src_cloexec_SOURCES = src/cmd/cloexec.c
 src_cloexec_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCLOEXEC_BUILD_DIR='"$(abs_top_builddir)/src"' \
-	-DCLOEXEC_LIBDIR='"$(libdir)"'
+	-DCLOEXEC_LIBDIR='"$(libdir)"' \
+	-DCLOEXEC_SANITIZER_RUNTIME='"$(SAN_LIB)"'
 src_cloexec_LDADD = src/libcore.la

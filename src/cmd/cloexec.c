@@ -194,29 +194,38 @@ static bool preload_has(const char *list, const char *lib)
 	return false;
 }
 
-static void set_preload(const char *lib)
+/* LD_PRELOAD with lib added at the end, or at the start, once. */
+static void preload_add(const char *lib, bool first)
 {
 	const char *old = getenv("LD_PRELOAD");
 	char *value;
 
-	if (lib[0] != '/')
-		die("the library path must be absolute:", lib);
-	if (strpbrk(lib, ": \t"))
-		die("LD_PRELOAD cannot hold a path with ':' or blanks:", lib);
-	if (!file_exists(lib))
-		die("cannot find the library", lib);
 	if (old && *old && preload_has(old, lib))
 		return;
 	if (old && *old) {
 		value = malloc(strlen(old) + strlen(lib) + 2);
 		if (!value)
 			die("out of memory", NULL);
-		sprintf(value, "%s:%s", old, lib);
+		sprintf(value, "%s:%s", first ? lib : old, first ? old : lib);
 	} else {
 		value = (char *)lib;
 	}
 	if (setenv("LD_PRELOAD", value, 1))
 		die("cannot set LD_PRELOAD", NULL);
+}
+
+static void set_preload(const char *lib)
+{
+	if (lib[0] != '/')
+		die("the library path must be absolute:", lib);
+	if (strpbrk(lib, ": \t"))
+		die("LD_PRELOAD cannot hold a path with ':' or blanks:", lib);
+	if (!file_exists(lib))
+		die("cannot find the library", lib);
+	preload_add(lib, false);
+	/* A library built with sanitizers needs their runtime loaded first. */
+	if (*CLOEXEC_SANITIZER_RUNTIME)
+		preload_add(CLOEXEC_SANITIZER_RUNTIME, true);
 }
 
 int main(int argc, char **argv)

@@ -196,9 +196,12 @@ START_TEST(errors_match_libc)
 	/* Flags are checked first: no wait, even on a blocking listener. */
 	tl_errno_is(accept4(l, NULL, NULL, 0x1000), EINVAL);
 	tl_errno_is(accept4(-1, NULL, NULL, SOCK_CLOEXEC), EBADF);
+#ifndef __SANITIZE_ADDRESS__
+	/* (ASan's own accept4 reads *addrlen first, and crashes.) */
 	tl_connect(&addr);
 	tl_errno_is(accept4(l, bad_address(), bad_address(), SOCK_CLOEXEC),
 		    EFAULT);
+#endif
 }
 END_TEST
 
