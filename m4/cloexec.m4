@@ -70,6 +70,7 @@ AC_DEFUN([CLOEXEC_KERNEL_API], [
 	AC_CHECK_DECLS([pipe2, dup3], [], [], [[#include <unistd.h>]])
 	AC_CHECK_DECLS([epoll_create1], [], [], [[#include <sys/epoll.h>]])
 	AC_CHECK_FUNCS([accept4 pipe2 dup3 epoll_create1 secure_getenv])
+	AC_CHECK_FUNCS([_Fork execveat])
 	dnl glibc only: the BSD remote-command calls.
 	AC_CHECK_FUNCS([rcmd], [have_rcmd=yes], [have_rcmd=no])
 	AS_IF([test "x$have_rcmd" = xyes],

@@ -9,6 +9,7 @@ src_libcore_la_SOURCES = \
 	src/core/export.h \
 	src/core/fdprop.h \
 	src/core/fdreq.c src/core/fdreq.h \
+	src/core/fdtable.c src/core/fdtable.h \
 	src/core/flags.h \
 	src/core/forklock.c src/core/forklock.h \
 	src/core/policy.c src/core/policy.h \
@@ -16,7 +17,9 @@ src_libcore_la_SOURCES = \
 	src/core/real.c src/core/real.h \
 	src/core/sys.h \
 	src/core/thread.h
-src_libcore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+# -fexceptions: a thread cancelled inside a wrapped call unwinds through
+# the wrapper's cleanup (CANCEL_SAFE in fdreq.h).
+src_libcore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fexceptions
 
 # The library: one file per fd family, on top of the core.
 lib_LTLIBRARIES += src/libcloexec.la
@@ -30,10 +33,11 @@ src_libcloexec_la_SOURCES = \
 	src/wrap/pty.c \
 	src/wrap/rcmd.c \
 	src/wrap/socket.c \
+	src/wrap/spawn.c \
 	src/wrap/specs.c src/wrap/specs.h \
 	src/wrap/stdio.c \
 	src/wrap/syscall.c
-src_libcloexec_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+src_libcloexec_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fexceptions
 src_libcloexec_la_LIBADD = src/libcore.la
 src_libcloexec_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
 	-Wl,--version-script=src/libcloexec.map

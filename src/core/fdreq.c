@@ -38,6 +38,12 @@ enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
 	}
 	if (wait_fd >= 0 && wait_readable(wait_fd) < 0)
 		return FDREQ_FAILED;
+	rq->in_flight = spec->blocks_unpolled;
+	if (rq->in_flight) {
+		/* The call stays a cancellation point: nothing is held. */
+		forklock_in_flight(1);
+		return FDREQ_FALLBACK;
+	}
 	/*
 	 * No cancellation while the lock is held: a thread cancelled inside
 	 * the window would leave it held, and every later fork would hang.
@@ -47,12 +53,35 @@ enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
 	return FDREQ_FALLBACK;
 }
 
+/*
+ * An in-flight creator marks inside the lock, so that a fork that may
+ * have copied its fd unmarked, and sees it still in flight, sweeps.
+ */
+static void in_flight_enter(struct fdreq *rq)
+{
+	if (!rq->in_flight)
+		return;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &rq->cancel_state);
+	forklock_enter(FORKLOCK_CREATE);
+	forklock_in_flight(-1);
+	rq->in_flight = false;
+}
+
+void fdreq_cancelled(struct fdreq *rq)
+{
+	if (rq->in_flight) {
+		forklock_in_flight(-1);
+		rq->in_flight = false;
+	}
+}
+
 void fdreq_done(struct fdreq *rq)
 {
 	int ignored;
 
 	if (rq->path != FDREQ_FALLBACK)
 		return;
+	in_flight_enter(rq);
 	forklock_exit();
 	pthread_setcancelstate(rq->cancel_state, &ignored);
 }

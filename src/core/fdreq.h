@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <stdbool.h>
 
+#include "fdtable.h"
 #include "flags.h"
 #include "policy.h"
 #include "probe.h"
@@ -45,6 +46,13 @@ struct fd_spec {
 	 * with no flags, so it is never passed through untouched there.
 	 */
 	bool flagged_call;
+	/*
+	 * The call may block with nothing to wait for first (open of a FIFO
+	 * or of a file on a hung network mount).  On the fallback path it
+	 * runs outside the lock, counted as in flight; a fork meanwhile
+	 * sweeps its child (forklock_child), so the window stays closed.
+	 */
+	bool blocks_unpolled;
 };
 
 enum fdreq_path {
@@ -60,6 +68,7 @@ struct fdreq {
 	unsigned force; /* properties the policy adds */
 	int rest;	/* the caller's bits the family does not know */
 	int cancel_state;
+	bool in_flight; /* fallback outside the lock (blocks_unpolled) */
 	const struct flag_family *family;
 };
 
@@ -78,6 +87,7 @@ static inline enum fdreq_path fdreq_start(struct fdreq *rq,
 					  int flags, int wait_fd,
 					  bool may_force)
 {
+	rq->in_flight = false;
 	rq->family = spec->family;
 	rq->rest = flags_remap(spec->family, flags, &rq->want);
 	rq->force = may_force && fd_policy_applies(spec->cls) ? FDP_CLOEXEC
@@ -120,24 +130,35 @@ static inline int fdreq_flags(const struct fdreq *rq)
 	return rq->rest | flags_unmap(rq->family, rq->want | rq->force);
 }
 
+/*
+ * The fast path: natively, a close-on-exec fd above 2, where all there is
+ * left to do is to forget an old "keep" for its number.
+ */
+static inline bool fdreq_done_natively(const struct fdreq *rq, int fd)
+{
+	return rq->path == FDREQ_NATIVE && fd > 2 &&
+	       ((rq->want | rq->force) & FDP_CLOEXEC);
+}
+
 static inline int fdreq_end(struct fdreq *rq, int fd)
 {
-	if (__builtin_expect(rq->path != FDREQ_FALLBACK &&
-				     ((unsigned)fd > 2 || !rq->force),
-			     1))
+	if (__builtin_expect(fdreq_done_natively(rq, fd), 1)) {
+		fdtable_clear_keep(fd);
 		return fd;
+	}
 	return fdreq_finish(rq, fd);
 }
 
 /* For calls that fill in two fds (socketpair, pipe) and return 0 or -1. */
 static inline int fdreq_end_pair(struct fdreq *rq, int ret, int fds[2])
 {
-	if (__builtin_expect(rq->path != FDREQ_FALLBACK &&
-				     (ret < 0 || !rq->force ||
-				      ((unsigned)fds[0] > 2 &&
-				       (unsigned)fds[1] > 2)),
-			     1))
+	if (__builtin_expect(ret == 0 && fdreq_done_natively(rq, fds[0]) &&
+				     fdreq_done_natively(rq, fds[1]),
+			     1)) {
+		fdtable_clear_keep(fds[0]);
+		fdtable_clear_keep(fds[1]);
 		return ret;
+	}
 	return fdreq_finish_pair(rq, ret, fds);
 }
 
@@ -145,6 +166,16 @@ static inline int fdreq_end_pair(struct fdreq *rq, int ret, int fds[2])
  * After the call, for results that are not one fd or a pair (messages with
  * SCM_RIGHTS, a FILE): fdreq_mark() each new fd, then fdreq_done().
  */
+
+/*
+ * For wrappers of calls that block unpolled (blocks_unpolled): declare the
+ * request as "struct fdreq rq CANCEL_SAFE;" and call fdreq_begin() before
+ * any return.  If the thread is cancelled inside the call, the unwinding
+ * takes it out of the in-flight count (the library is built with
+ * -fexceptions for that).
+ */
+void fdreq_cancelled(struct fdreq *rq) __attribute__((visibility("hidden")));
+#define CANCEL_SAFE __attribute__((cleanup(fdreq_cancelled)))
 
 static inline int fdreq_fail(int err)
 {

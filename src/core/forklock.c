@@ -5,12 +5,19 @@
 #include <linux/futex.h>
 #include <pthread.h>
 
+#include "fdtable.h"
 #include "forklock.h"
 #include "policy.h"
 #include "sys.h"
 #include "thread.h"
 
 _Atomic uint32_t forklock_room;
+static atomic_int in_flight;
+
+void forklock_in_flight(int delta)
+{
+	atomic_fetch_add_explicit(&in_flight, delta, memory_order_seq_cst);
+}
 
 /* Sleep until the word changes from what made us wait. */
 static void room_sleep(uint32_t seen)
@@ -143,11 +150,18 @@ void forklock_parent(void)
  * the parent's other threads.  Rebuild it from what this thread holds:
  * nothing, unless the fork came from a signal handler that interrupted
  * this thread inside the lock, which it will leave later as usual.
+ *
+ * A creator that was in flight (outside the lock, in a call that blocks)
+ * when the parent was copied may have left its fd here unmarked: it
+ * cannot have marked it and left the count, since that needs the creator
+ * side, which this fork held throughout.  So the child marks every fd
+ * that is neither kept on purpose nor inherited.
  */
 void forklock_child(void)
 {
 	struct cloexec_thread *self = &cloexec_self;
 	uint32_t word = 0;
+	int others_in_flight;
 
 	if (--self->lock_depth) {
 		if (self->lock_side == FORKLOCK_CREATE)
@@ -156,8 +170,17 @@ void forklock_child(void)
 			word = ROOM_SPAWNER;
 	}
 	atomic_store_explicit(&forklock_room, word, memory_order_relaxed);
+	others_in_flight = atomic_load_explicit(&in_flight,
+						memory_order_relaxed);
+	atomic_store_explicit(&in_flight, 0, memory_order_relaxed);
+	if (others_in_flight > 0)
+		fdtable_sweep();
 }
 
+/*
+ * At load time: a fork that happened before the handlers were registered
+ * would not take the lock, and the first fallback creator could be inside.
+ */
 __attribute__((constructor)) static void forklock_register(void)
 {
 	pthread_atfork(forklock_prepare, forklock_parent, forklock_child);

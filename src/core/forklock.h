@@ -44,6 +44,13 @@ void forklock_enter(enum forklock_side side)
 	__attribute__((visibility("hidden")));
 void forklock_exit(void) __attribute__((visibility("hidden")));
 
+/*
+ * Count a creator that runs its blocking call outside the lock (+1 before,
+ * -1 once it holds the creator side again to mark the fd).  A fork child
+ * that was copied while one was in flight sweeps (fdtable_sweep).
+ */
+void forklock_in_flight(int delta) __attribute__((visibility("hidden")));
+
 /* pthread_atfork handlers, exposed for the tests. */
 void forklock_prepare(void) __attribute__((visibility("hidden")));
 void forklock_parent(void) __attribute__((visibility("hidden")));

@@ -99,6 +99,13 @@ static inline long sys_result(long ret)
 #define SYS_FCNTL SYS_fcntl
 #endif
 
+/* 32-bit x86's SYS_mmap takes a struct; mmap2 takes the arguments. */
+#if defined(SYS_mmap2)
+#define SYS_MMAP SYS_mmap2
+#else
+#define SYS_MMAP SYS_mmap
+#endif
+
 static inline long sys_fcntl(int fd, int cmd, long arg)
 {
 	return sys_call(SYS_FCNTL, fd, cmd, arg, 0, 0);
@@ -123,6 +130,11 @@ static inline long sys_openat(int dirfd, const char *path, int flags,
 			      unsigned mode)
 {
 	return sys_call(SYS_openat, dirfd, path, flags, mode, 0);
+}
+
+static inline long sys_getdents64(int fd, void *buf, size_t len)
+{
+	return sys_call(SYS_getdents64, fd, buf, len, 0, 0);
 }
 
 static inline long sys_futex(void *addr, int op, unsigned val)

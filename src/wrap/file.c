@@ -86,7 +86,7 @@ REAL_SLOT(open_by_handle_at, raw_open_by_handle_at);
 
 CLOEXEC_EXPORT int open(const char *path, int flags, ...)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
@@ -96,7 +96,7 @@ CLOEXEC_EXPORT int open(const char *path, int flags, ...)
 
 CLOEXEC_EXPORT int open64(const char *path, int flags, ...)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
@@ -106,7 +106,7 @@ CLOEXEC_EXPORT int open64(const char *path, int flags, ...)
 
 CLOEXEC_EXPORT int openat(int dirfd, const char *path, int flags, ...)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
@@ -117,7 +117,7 @@ CLOEXEC_EXPORT int openat(int dirfd, const char *path, int flags, ...)
 
 CLOEXEC_EXPORT int openat64(int dirfd, const char *path, int flags, ...)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
@@ -129,7 +129,7 @@ CLOEXEC_EXPORT int openat64(int dirfd, const char *path, int flags, ...)
 /* The _FORTIFY_SOURCE names take no mode; glibc checks that none is due. */
 CLOEXEC_EXPORT int __open_2(const char *path, int flags)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	fdreq_begin(&rq, &spec_open, flags, -1);
 	return fdreq_end(&rq, REAL(__open_2)(path, fdreq_flags(&rq)));
@@ -137,7 +137,7 @@ CLOEXEC_EXPORT int __open_2(const char *path, int flags)
 
 CLOEXEC_EXPORT int __open64_2(const char *path, int flags)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	fdreq_begin(&rq, &spec_open, flags, -1);
 	return fdreq_end(&rq, REAL(__open64_2)(path, fdreq_flags(&rq)));
@@ -145,7 +145,7 @@ CLOEXEC_EXPORT int __open64_2(const char *path, int flags)
 
 CLOEXEC_EXPORT int __openat_2(int dirfd, const char *path, int flags)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	fdreq_begin(&rq, &spec_open, flags, -1);
 	return fdreq_end(&rq, REAL(__openat_2)(dirfd, path, fdreq_flags(&rq)));
@@ -153,7 +153,7 @@ CLOEXEC_EXPORT int __openat_2(int dirfd, const char *path, int flags)
 
 CLOEXEC_EXPORT int __openat64_2(int dirfd, const char *path, int flags)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	fdreq_begin(&rq, &spec_open, flags, -1);
 	return fdreq_end(&rq,
@@ -163,7 +163,7 @@ CLOEXEC_EXPORT int __openat64_2(int dirfd, const char *path, int flags)
 /* creat() has no flags: natively it is the open() it stands for. */
 CLOEXEC_EXPORT int creat(const char *path, mode_t mode)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	if (fdreq_begin(&rq, &spec_open, 0, -1) == FDREQ_NATIVE)
 		return fdreq_end(&rq, REAL(open)(path,
@@ -175,7 +175,7 @@ CLOEXEC_EXPORT int creat(const char *path, mode_t mode)
 
 CLOEXEC_EXPORT int creat64(const char *path, mode_t mode)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	if (fdreq_begin(&rq, &spec_open, 0, -1) == FDREQ_NATIVE)
 		return fdreq_end(&rq, REAL(open64)(path,
@@ -189,7 +189,7 @@ CLOEXEC_EXPORT int creat64(const char *path, mode_t mode)
 CLOEXEC_EXPORT int open_by_handle_at(int mount_fd, struct file_handle *handle,
 				     int flags)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	fdreq_begin(&rq, &spec_open, flags, -1);
 	return fdreq_end(&rq, REAL(open_by_handle_at)(mount_fd, handle,

@@ -23,14 +23,18 @@ const struct fd_spec spec_accept =
 	PLAIN(flags_sock, FD_CLASS_ACCEPT, CAP_ACCEPT4);
 const struct fd_spec spec_accept4 =
 	FLAGGED(flags_sock, FD_CLASS_ACCEPT, CAP_ACCEPT4);
+/* An open may block with nothing to poll first: FIFOs, hung mounts. */
 const struct fd_spec spec_open = {
-	.family = &flags_open, .cls = FD_CLASS_FILE, .cap = CAP_O_CLOEXEC
+	.family = &flags_open, .cls = FD_CLASS_FILE, .cap = CAP_O_CLOEXEC,
+	.blocks_unpolled = true
 };
 const struct fd_spec spec_stdio = {
-	.family = &flags_open, .cls = FD_CLASS_STDIO, .cap = CAP_O_CLOEXEC
+	.family = &flags_open, .cls = FD_CLASS_STDIO, .cap = CAP_O_CLOEXEC,
+	.blocks_unpolled = true
 };
+/* glibc's popen makes its pipe with pipe2(O_CLOEXEC): "e" always works. */
 const struct fd_spec spec_popen = {
-	.family = &flags_open, .cls = FD_CLASS_STDIO, .cap = CAP_PIPE2
+	.family = &flags_open, .cls = FD_CLASS_STDIO, .cap = CAP_BUILTIN
 };
 const struct fd_spec spec_pipe = PLAIN(flags_pipe, FD_CLASS_PIPE, CAP_PIPE2);
 const struct fd_spec spec_pipe2 =

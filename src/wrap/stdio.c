@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/export.h"
+#include "core/forklock.h"
 #include "core/real.h"
 #include "core/sys.h"
 #include "specs.h"
@@ -188,7 +189,7 @@ static FILE *stdio_end(struct fdreq *rq, FILE *f)
 CLOEXEC_EXPORT FILE *fopen(const char *path, const char *mode)
 {
 	char buf[MODE_MAX];
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	stdio_begin(&rq, &spec_stdio, &mode, buf);
 	return stdio_end(&rq, REAL(fopen)(path, mode));
@@ -197,7 +198,7 @@ CLOEXEC_EXPORT FILE *fopen(const char *path, const char *mode)
 CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
 {
 	char buf[MODE_MAX];
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	stdio_begin(&rq, &spec_stdio, &mode, buf);
 	return stdio_end(&rq, REAL(fopen64)(path, mode));
@@ -210,7 +211,7 @@ CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
 CLOEXEC_EXPORT FILE *freopen(const char *path, const char *mode, FILE *f)
 {
 	char buf[MODE_MAX];
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	stdio_begin(&rq, &spec_stdio, &mode, buf);
 	return stdio_end(&rq, REAL(freopen)(path, mode, f));
@@ -219,20 +220,28 @@ CLOEXEC_EXPORT FILE *freopen(const char *path, const char *mode, FILE *f)
 CLOEXEC_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f)
 {
 	char buf[MODE_MAX];
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	stdio_begin(&rq, &spec_stdio, &mode, buf);
 	return stdio_end(&rq, REAL(freopen64)(path, mode, f));
 }
 
-/* glibc makes popen's pipe with pipe2(O_CLOEXEC): its capability. */
+/*
+ * popen starts a program: the spawn side of the fork lock, as posix_spawn
+ * (spawn.c).  Its pipe comes from pipe2(O_CLOEXEC) inside libc, and "e"
+ * keeps the flag on this process's end.
+ */
 CLOEXEC_EXPORT FILE *popen(const char *command, const char *mode)
 {
 	char buf[MODE_MAX];
 	struct fdreq rq;
+	FILE *f;
 
 	stdio_begin(&rq, &spec_popen, &mode, buf);
-	return stdio_end(&rq, REAL(popen)(command, mode));
+	forklock_enter(FORKLOCK_SPAWN);
+	f = REAL(popen)(command, mode);
+	forklock_exit();
+	return stdio_end(&rq, f);
 }
 
 /*
@@ -267,7 +276,7 @@ static FILE *tmpfile_cloexec(void)
 
 CLOEXEC_EXPORT FILE *tmpfile(void)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
 		return stdio_end(&rq, tmpfile_cloexec());
@@ -276,7 +285,7 @@ CLOEXEC_EXPORT FILE *tmpfile(void)
 
 CLOEXEC_EXPORT FILE *tmpfile64(void)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
 		return stdio_end(&rq, tmpfile_cloexec());
@@ -285,7 +294,7 @@ CLOEXEC_EXPORT FILE *tmpfile64(void)
 
 CLOEXEC_EXPORT int mkstemp(char *tmpl)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
 		return fdreq_end(&rq, REAL(mkostemp)(tmpl, fdreq_flags(&rq)));
@@ -294,7 +303,7 @@ CLOEXEC_EXPORT int mkstemp(char *tmpl)
 
 CLOEXEC_EXPORT int mkstemp64(char *tmpl)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
 		return fdreq_end(&rq,
@@ -304,7 +313,7 @@ CLOEXEC_EXPORT int mkstemp64(char *tmpl)
 
 CLOEXEC_EXPORT int mkostemp(char *tmpl, int flags)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	fdreq_begin(&rq, &spec_stdio, flags, -1);
 	return fdreq_end(&rq, REAL(mkostemp)(tmpl, fdreq_flags(&rq)));
@@ -312,7 +321,7 @@ CLOEXEC_EXPORT int mkostemp(char *tmpl, int flags)
 
 CLOEXEC_EXPORT int mkostemp64(char *tmpl, int flags)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	fdreq_begin(&rq, &spec_stdio, flags, -1);
 	return fdreq_end(&rq, REAL(mkostemp64)(tmpl, fdreq_flags(&rq)));
@@ -320,7 +329,7 @@ CLOEXEC_EXPORT int mkostemp64(char *tmpl, int flags)
 
 CLOEXEC_EXPORT int mkstemps(char *tmpl, int suffixlen)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
 		return fdreq_end(&rq, REAL(mkostemps)(tmpl, suffixlen,
@@ -330,7 +339,7 @@ CLOEXEC_EXPORT int mkstemps(char *tmpl, int suffixlen)
 
 CLOEXEC_EXPORT int mkstemps64(char *tmpl, int suffixlen)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
 		return fdreq_end(&rq, REAL(mkostemps64)(tmpl, suffixlen,
@@ -340,7 +349,7 @@ CLOEXEC_EXPORT int mkstemps64(char *tmpl, int suffixlen)
 
 CLOEXEC_EXPORT int mkostemps(char *tmpl, int suffixlen, int flags)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	fdreq_begin(&rq, &spec_stdio, flags, -1);
 	return fdreq_end(&rq,
@@ -349,7 +358,7 @@ CLOEXEC_EXPORT int mkostemps(char *tmpl, int suffixlen, int flags)
 
 CLOEXEC_EXPORT int mkostemps64(char *tmpl, int suffixlen, int flags)
 {
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 
 	fdreq_begin(&rq, &spec_stdio, flags, -1);
 	return fdreq_end(&rq, REAL(mkostemps64)(tmpl, suffixlen,

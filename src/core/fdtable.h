@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the library knows about fd numbers: which are inheritable on
+ * purpose (left so by the policy, on 0-2, dup2 targets, cleared by the
+ * program with F_SETFD or FIONCLEX) and which the process inherited at
+ * start.  A sweep (exec time, or a fork child while a fallback creator was
+ * blocked) marks close-on-exec every fd at 3 and above that is neither.
+ *
+ * One byte per fd, in chunks mapped on first use: no malloc, nothing held,
+ * safe in signal handlers.  A process that never keeps an fd maps nothing.
+ */
+#ifndef CLOEXEC_FDTABLE_H
+#define CLOEXEC_FDTABLE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+enum {
+	FDT_KEEP = 1 << 0,	/* inheritable on purpose */
+	FDT_INHERITED = 1 << 1, /* open, and inheritable, at start */
+};
+
+#define FDT_CHUNK_SHIFT 12
+#define FDT_CHUNK (1u << FDT_CHUNK_SHIFT)
+#define FDT_CHUNKS 1024 /* 4M fds */
+
+extern _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS]
+	__attribute__((visibility("hidden")));
+
+void fdtable_set_keep(int fd) __attribute__((visibility("hidden")));
+void fdtable_scan_inherited(void) __attribute__((visibility("hidden")));
+/*
+ * Mark close-on-exec every fd at 3 and above that is inheritable and not
+ * known as kept or inherited.  Raw system calls only: callable in a fork
+ * child and in a signal handler.  Returns how many it marked.
+ */
+int fdtable_sweep(void) __attribute__((visibility("hidden")));
+
+static inline unsigned fdtable_get(int fd)
+{
+	uint8_t *chunk;
+
+	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
+		return 0;
+	chunk = atomic_load_explicit(&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
+				     memory_order_acquire);
+	return chunk ? chunk[fd & (FDT_CHUNK - 1)] : 0;
+}
+
+/*
+ * The library made this fd close-on-exec: forget an old "keep" for the
+ * number.  Only a load when nothing was ever kept in its range.
+ */
+static inline void fdtable_clear_keep(int fd)
+{
+	uint8_t *chunk;
+
+	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
+		return;
+	chunk = atomic_load_explicit(&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
+				     memory_order_relaxed);
+	if (chunk)
+		chunk[fd & (FDT_CHUNK - 1)] &= ~FDT_KEEP;
+}
+
+#endif /* CLOEXEC_FDTABLE_H */

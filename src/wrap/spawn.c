@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Every way to start a program, on the spawn side of the fork lock, so that
+ * no child is created, and no program exec'd, while another thread is
+ * between creating an fd and marking it (a fallback window).
+ *
+ * fork() gets there through pthread_atfork.  glibc runs no atfork handlers
+ * for the rest: posix_spawn, system and popen (clone with CLONE_VFORK
+ * inside libc), vfork, _Fork, and exec without fork, so each is wrapped.
+ * On a kernel with the flagged calls no creator ever holds the lock, and
+ * the spawn side is one atomic add that never waits.
+ *
+ * system() is done again, as glibc does it, on the wrapped posix_spawn: the
+ * real one would hold the lock for as long as the command runs, and a
+ * command that needed this process to create an fd (to accept its
+ * connection, say) would wait for ever.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/export.h"
+#include "core/forklock.h"
+#include "core/probe.h"
+#include "core/real.h"
+#include "core/sys.h"
+#include "specs.h"
+
+extern char **environ;
+
+/* No system call stands in for these: libc is loaded by now. */
+static int no_posix_spawn(pid_t *pid, const char *path,
+			  const posix_spawn_file_actions_t *fa,
+			  const posix_spawnattr_t *attr, char *const argv[],
+			  char *const envp[])
+{
+	return ENOSYS;
+}
+
+static pid_t no_fork(void)
+{
+	return fdreq_fail(ENOSYS);
+}
+
+static int raw_execve(const char *path, char *const argv[], char *const envp[])
+{
+	return sys_result(sys_call(SYS_execve, path, argv, envp, 0, 0));
+}
+
+static int no_execv(const char *path, char *const argv[])
+{
+	return raw_execve(path, argv, environ);
+}
+
+static int no_execvpe(const char *file, char *const argv[],
+		      char *const envp[])
+{
+	return fdreq_fail(ENOSYS);
+}
+
+static int no_fexecve(int fd, char *const argv[], char *const envp[])
+{
+	return fdreq_fail(ENOSYS);
+}
+
+static int raw_execveat(int dirfd, const char *path, char *const argv[],
+			char *const envp[], int flags)
+{
+	return sys_result(
+		sys_call(SYS_execveat, dirfd, path, argv, envp, flags));
+}
+
+REAL_SLOT(posix_spawn, no_posix_spawn);
+REAL_SLOT(posix_spawnp, no_posix_spawn);
+REAL_SLOT(vfork, no_fork);
+REAL_SLOT(execve, raw_execve);
+REAL_SLOT(execv, no_execv);
+REAL_SLOT(execvp, no_execv);
+REAL_SLOT(execvpe, no_execvpe);
+REAL_SLOT(fexecve, no_fexecve);
+#if HAVE__FORK
+REAL_SLOT(_Fork, no_fork);
+#endif
+#if HAVE_EXECVEAT
+REAL_SLOT(execveat, raw_execveat);
+#endif
+
+static int spawn(int (*real)(pid_t *, const char *,
+			     const posix_spawn_file_actions_t *,
+			     const posix_spawnattr_t *, char *const[],
+			     char *const[]),
+		 pid_t *pid, const char *path,
+		 const posix_spawn_file_actions_t *fa,
+		 const posix_spawnattr_t *attr, char *const argv[],
+		 char *const envp[])
+{
+	int ret;
+
+	forklock_enter(FORKLOCK_SPAWN);
+	ret = real(pid, path, fa, attr, argv, envp);
+	forklock_exit();
+	return ret;
+}
+
+CLOEXEC_EXPORT int posix_spawn(pid_t *pid, const char *path,
+			       const posix_spawn_file_actions_t *fa,
+			       const posix_spawnattr_t *attr,
+			       char *const argv[], char *const envp[])
+{
+	return spawn(REAL(posix_spawn), pid, path, fa, attr, argv, envp);
+}
+
+CLOEXEC_EXPORT int posix_spawnp(pid_t *pid, const char *file,
+				const posix_spawn_file_actions_t *fa,
+				const posix_spawnattr_t *attr,
+				char *const argv[], char *const envp[])
+{
+	return spawn(REAL(posix_spawnp), pid, file, fa, attr, argv, envp);
+}
+
+/*
+ * system(), as glibc 2.36 does it: SIGINT and SIGQUIT ignored and SIGCHLD
+ * blocked while the command runs (counted, for concurrent callers), the
+ * child reset to the caller's mask and to default dispositions, and a
+ * cancelled caller kills and reaps its child.
+ */
+static pthread_mutex_t system_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sigaction system_intr, system_quit;
+static int system_users;
+
+static void system_restore_signals(void)
+{
+	pthread_mutex_lock(&system_lock);
+	if (--system_users == 0) {
+		sigaction(SIGINT, &system_intr, NULL);
+		sigaction(SIGQUIT, &system_quit, NULL);
+	}
+	pthread_mutex_unlock(&system_lock);
+}
+
+static void system_cancelled(void *arg)
+{
+	pid_t pid = *(pid_t *)arg;
+
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	system_restore_signals();
+}
+
+static int system_run(const char *line)
+{
+	char *argv[] = { "sh", "-c", "--", (char *)line, NULL };
+	struct sigaction ignore = { .sa_handler = SIG_IGN };
+	posix_spawnattr_t attr;
+	sigset_t block, omask, reset;
+	int status = -1, ret;
+	pid_t pid;
+
+	sigemptyset(&ignore.sa_mask);
+	pthread_mutex_lock(&system_lock);
+	if (system_users++ == 0) {
+		sigaction(SIGINT, &ignore, &system_intr);
+		sigaction(SIGQUIT, &ignore, &system_quit);
+	}
+	pthread_mutex_unlock(&system_lock);
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &omask);
+	sigemptyset(&reset);
+	if (system_intr.sa_handler != SIG_IGN)
+		sigaddset(&reset, SIGINT);
+	if (system_quit.sa_handler != SIG_IGN)
+		sigaddset(&reset, SIGQUIT);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, &omask);
+	posix_spawnattr_setsigdefault(&attr, &reset);
+	posix_spawnattr_setflags(&attr,
+				 POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+	ret = spawn(REAL(posix_spawn), &pid, "/bin/sh", NULL, &attr, argv,
+		    environ);
+	posix_spawnattr_destroy(&attr);
+
+	if (ret == 0) {
+		/* waitpid() is the cancellation point system() is. */
+		pthread_cleanup_push(system_cancelled, &pid);
+		if (waitpid(pid, &status, 0) != pid)
+			status = -1;
+		pthread_cleanup_pop(0);
+	} else {
+		/* As if the shell had run and called _exit(127). */
+		status = 127 << 8;
+	}
+	system_restore_signals();
+	sigprocmask(SIG_SETMASK, &omask, NULL);
+	if (ret)
+		errno = ret;
+	return status;
+}
+
+/* A NULL command asks whether a shell is there at all. */
+CLOEXEC_EXPORT int system(const char *line)
+{
+	if (!line)
+		return system_run("exit 0") == 0;
+	return system_run(line);
+}
+
+/*
+ * vfork cannot be wrapped by a C function: the child would return through
+ * the wrapper's frame and leave the parent a clobbered one.  A stub jumps
+ * instead to what vfork_target() chooses, with the caller's return address
+ * untouched: the real vfork, or, once the fallback is in use, fork, whose
+ * child gets the atfork handlers.  (A vfork child shares memory with its
+ * parent; a program that relies on that, beyond what POSIX allows, sees
+ * the difference only on a kernel without the flagged calls.)
+ */
+void *cloexec_vfork_target(void) __attribute__((used, visibility("hidden")));
+
+void *cloexec_vfork_target(void)
+{
+	if (cap_fallback_seen())
+		return (void *)fork;
+	return (void *)REAL(vfork);
+}
+
+#if defined(__x86_64__)
+__asm__(".text\n"
+	".globl vfork\n"
+	".type vfork, @function\n"
+	"vfork:\n"
+	"	sub $8, %rsp\n"
+	"	call cloexec_vfork_target\n"
+	"	add $8, %rsp\n"
+	"	jmp *%rax\n"
+	".size vfork, .-vfork\n");
+#elif defined(__i386__)
+__asm__(".text\n"
+	".globl vfork\n"
+	".type vfork, @function\n"
+	"vfork:\n"
+	"	sub $12, %esp\n"
+	"	call cloexec_vfork_target\n"
+	"	add $12, %esp\n"
+	"	jmp *%eax\n"
+	".size vfork, .-vfork\n");
+#elif defined(__aarch64__)
+__asm__(".text\n"
+	".globl vfork\n"
+	".type vfork, %function\n"
+	"vfork:\n"
+	"	stp x29, x30, [sp, #-16]!\n"
+	"	bl cloexec_vfork_target\n"
+	"	ldp x29, x30, [sp], #16\n"
+	"	br x0\n"
+	".size vfork, .-vfork\n");
+#else
+#error "libcloexec: no vfork stub for this architecture"
+#endif
+
+#if HAVE__FORK
+/* fork without the atfork handlers: the handlers' work, done here. */
+CLOEXEC_EXPORT pid_t _Fork(void)
+{
+	pid_t pid;
+
+	forklock_prepare();
+	pid = REAL(_Fork)();
+	if (pid == 0)
+		forklock_child();
+	else
+		forklock_parent();
+	return pid;
+}
+#endif
+
+/*
+ * exec without fork replaces this process, with whatever another thread
+ * has not marked yet: wait for the windows to close, and hold new ones off
+ * until the exec has succeeded or failed.
+ */
+static void exec_begin(void)
+{
+	forklock_enter(FORKLOCK_SPAWN);
+}
+
+static int exec_failed(void)
+{
+	int err = errno;
+
+	forklock_exit();
+	errno = err;
+	return -1;
+}
+
+CLOEXEC_EXPORT int execve(const char *path, char *const argv[],
+			  char *const envp[])
+{
+	exec_begin();
+	REAL(execve)(path, argv, envp);
+	return exec_failed();
+}
+
+CLOEXEC_EXPORT int execv(const char *path, char *const argv[])
+{
+	exec_begin();
+	REAL(execv)(path, argv);
+	return exec_failed();
+}
+
+CLOEXEC_EXPORT int execvp(const char *file, char *const argv[])
+{
+	exec_begin();
+	REAL(execvp)(file, argv);
+	return exec_failed();
+}
+
+CLOEXEC_EXPORT int execvpe(const char *file, char *const argv[],
+			   char *const envp[])
+{
+	exec_begin();
+	REAL(execvpe)(file, argv, envp);
+	return exec_failed();
+}
+
+CLOEXEC_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	exec_begin();
+	REAL(fexecve)(fd, argv, envp);
+	return exec_failed();
+}
+
+#if HAVE_EXECVEAT
+CLOEXEC_EXPORT int execveat(int dirfd, const char *path, char *const argv[],
+			    char *const envp[], int flags)
+{
+	exec_begin();
+	REAL(execveat)(dirfd, path, argv, envp, flags);
+	return exec_failed();
+}
+#endif
+
+/*
+ * The execl family: the arguments gathered into an array on the stack
+ * (exec is async-signal-safe: no malloc), then the array call.
+ */
+static size_t list_length(va_list *ap)
+{
+	size_t n = 1;
+	va_list count;
+
+	va_copy(count, *ap);
+	while (va_arg(count, char *))
+		n++;
+	va_end(count);
+	return n;
+}
+
+static void list_fill(char **argv, const char *arg0, size_t n, va_list *ap)
+{
+	size_t i;
+
+	argv[0] = (char *)arg0;
+	for (i = 1; i <= n; i++)
+		argv[i] = va_arg(*ap, char *);
+}
+
+CLOEXEC_EXPORT int execl(const char *path, const char *arg0, ...)
+{
+	va_list ap;
+
+	va_start(ap, arg0);
+	size_t n = list_length(&ap);
+	char *argv[n + 1];
+
+	list_fill(argv, arg0, n, &ap);
+	va_end(ap);
+	exec_begin();
+	REAL(execv)(path, argv);
+	return exec_failed();
+}
+
+CLOEXEC_EXPORT int execlp(const char *file, const char *arg0, ...)
+{
+	va_list ap;
+
+	va_start(ap, arg0);
+	size_t n = list_length(&ap);
+	char *argv[n + 1];
+
+	list_fill(argv, arg0, n, &ap);
+	va_end(ap);
+	exec_begin();
+	REAL(execvp)(file, argv);
+	return exec_failed();
+}
+
+CLOEXEC_EXPORT int execle(const char *path, const char *arg0, ...)
+{
+	char *const *envp;
+	va_list ap;
+
+	va_start(ap, arg0);
+	size_t n = list_length(&ap);
+	char *argv[n + 1];
+
+	list_fill(argv, arg0, n, &ap);
+	envp = va_arg(ap, char *const *);
+	va_end(ap);
+	exec_begin();
+	REAL(execve)(path, argv, envp);
+	return exec_failed();
+}
