@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "fdprop.h"
 #include "fdreq.h"
@@ -29,6 +31,16 @@ static int wait_readable(int fd)
 	return poll(&p, 1, -1) < 0 ? -1 : 0;
 }
 
+/*
+ * No cancellation while the lock is held: a thread cancelled inside the
+ * window would leave it held, and every later fork would hang.
+ */
+static void fdreq_lock(struct fdreq *rq)
+{
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &rq->cancel_state);
+	forklock_enter(FORKLOCK_CREATE);
+}
+
 enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
 			       int wait_fd)
 {
@@ -38,19 +50,41 @@ enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
 	}
 	if (wait_fd >= 0 && wait_readable(wait_fd) < 0)
 		return FDREQ_FAILED;
-	rq->in_flight = spec->blocks_unpolled;
-	if (rq->in_flight) {
-		/* The call stays a cancellation point: nothing is held. */
-		forklock_in_flight(1);
-		return FDREQ_FALLBACK;
-	}
-	/*
-	 * No cancellation while the lock is held: a thread cancelled inside
-	 * the window would leave it held, and every later fork would hang.
-	 */
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &rq->cancel_state);
-	forklock_enter(FORKLOCK_CREATE);
+	if (wait_fd != FDREQ_WAIT_LATER)
+		fdreq_lock(rq);
 	return FDREQ_FALLBACK;
+}
+
+/*
+ * Could this open block?  A FIFO waits for its other end, a terminal may
+ * wait for carrier; memory devices (major 1: /dev/null, /dev/zero ...)
+ * and everything else return at once, or, on a hung mount, block on stat
+ * here too, before anything is held.
+ */
+static bool open_may_block(int dirfd, const char *path, int flags)
+{
+	int saved_errno = errno, failed;
+	struct stat st;
+
+	if (flags & (O_NONBLOCK | O_PATH))
+		return false;
+	failed = fstatat(dirfd, path, &st,
+			 flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0);
+	errno = saved_errno;
+	return !failed && (S_ISFIFO(st.st_mode) ||
+			   (S_ISCHR(st.st_mode) && major(st.st_rdev) != 1));
+}
+
+void fdreq_fallback_open(struct fdreq *rq, int dirfd, const char *path,
+			 int flags)
+{
+	if (path && open_may_block(dirfd, path, flags)) {
+		/* The call stays a cancellation point: nothing is held. */
+		rq->in_flight = true;
+		forklock_in_flight(1);
+	} else {
+		fdreq_lock(rq);
+	}
 }
 
 /*
@@ -61,8 +95,7 @@ static void in_flight_enter(struct fdreq *rq)
 {
 	if (!rq->in_flight)
 		return;
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &rq->cancel_state);
-	forklock_enter(FORKLOCK_CREATE);
+	fdreq_lock(rq);
 	forklock_in_flight(-1);
 	rq->in_flight = false;
 }

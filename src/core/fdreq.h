@@ -46,13 +46,6 @@ struct fd_spec {
 	 * with no flags, so it is never passed through untouched there.
 	 */
 	bool flagged_call;
-	/*
-	 * The call may block with nothing to wait for first (open of a FIFO
-	 * or of a file on a hung network mount).  On the fallback path it
-	 * runs outside the lock, counted as in flight; a fork meanwhile
-	 * sweeps its child (forklock_child), so the window stays closed.
-	 */
-	bool blocks_unpolled;
 };
 
 enum fdreq_path {
@@ -68,13 +61,18 @@ struct fdreq {
 	unsigned force; /* properties the policy adds */
 	int rest;	/* the caller's bits the family does not know */
 	int cancel_state;
-	bool in_flight; /* fallback outside the lock (blocks_unpolled) */
+	bool in_flight; /* fallback outside the lock: see fdreq_begin_open */
 	const struct flag_family *family;
 };
+
+/* wait_fd for fdreq_fallback(): the caller enters the lock itself. */
+#define FDREQ_WAIT_LATER (-2)
 
 enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
 			       int wait_fd)
 	__attribute__((visibility("hidden")));
+void fdreq_fallback_open(struct fdreq *rq, int dirfd, const char *path,
+			 int flags) __attribute__((visibility("hidden")));
 void fdreq_mark(struct fdreq *rq, int fd) __attribute__((visibility("hidden")));
 void fdreq_done(struct fdreq *rq) __attribute__((visibility("hidden")));
 int fdreq_finish(struct fdreq *rq, int fd)
@@ -109,6 +107,24 @@ static inline enum fdreq_path fdreq_begin(struct fdreq *rq,
 					  int flags, int wait_fd)
 {
 	return fdreq_start(rq, spec, flags, wait_fd, true);
+}
+
+/*
+ * For opens: one of a FIFO or of a terminal can block with nothing to
+ * wait for first.  On the fallback path such an open runs outside the
+ * lock, counted as in flight, and marks its fd inside the lock afterwards;
+ * a fork meanwhile sweeps its child (forklock_child).  Other opens hold
+ * the creator side as any creator does.
+ */
+static inline enum fdreq_path fdreq_begin_open(struct fdreq *rq,
+					       const struct fd_spec *spec,
+					       int flags, int dirfd,
+					       const char *path)
+{
+	if (fdreq_start(rq, spec, flags, FDREQ_WAIT_LATER, true) ==
+	    FDREQ_FALLBACK)
+		fdreq_fallback_open(rq, dirfd, path, flags);
+	return rq->path;
 }
 
 /*
@@ -168,9 +184,8 @@ static inline int fdreq_end_pair(struct fdreq *rq, int ret, int fds[2])
  */
 
 /*
- * For wrappers of calls that block unpolled (blocks_unpolled): declare the
- * request as "struct fdreq rq CANCEL_SAFE;" and call fdreq_begin() before
- * any return.  If the thread is cancelled inside the call, the unwinding
+ * For wrappers that use fdreq_begin_open(): declare the request as
+ * "struct fdreq rq CANCEL_SAFE;" and begin it before any return.  If the thread is cancelled inside the call, the unwinding
  * takes it out of the in-flight count (the library is built with
  * -fexceptions for that).
  */

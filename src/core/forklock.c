@@ -106,6 +106,12 @@ static void spawner_exit(void)
 		room_wake(v);
 }
 
+/*
+ * The depth counts before the room does, and after it: at every instant
+ * the room counts this thread, the depth says so too, so a signal handler
+ * that comes in then passes through instead of waiting on the room for
+ * its own thread.
+ */
 void forklock_enter(enum forklock_side side)
 {
 	struct cloexec_thread *self = &cloexec_self;
@@ -127,12 +133,15 @@ void forklock_exit(void)
 {
 	struct cloexec_thread *self = &cloexec_self;
 
-	if (--self->lock_depth)
+	if (self->lock_depth > 1) {
+		self->lock_depth--;
 		return;
+	}
 	if (self->lock_side == FORKLOCK_CREATE)
 		creator_exit();
 	else if (self->lock_side == FORKLOCK_SPAWN)
 		spawner_exit();
+	self->lock_depth = 0;
 }
 
 void forklock_prepare(void)

@@ -90,7 +90,7 @@ CLOEXEC_EXPORT int open(const char *path, int flags, ...)
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
-	fdreq_begin(&rq, &spec_open, flags, -1);
+	fdreq_begin_open(&rq, &spec_open, flags, AT_FDCWD, path);
 	return fdreq_end(&rq, REAL(open)(path, fdreq_flags(&rq), mode));
 }
 
@@ -100,7 +100,7 @@ CLOEXEC_EXPORT int open64(const char *path, int flags, ...)
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
-	fdreq_begin(&rq, &spec_open, flags, -1);
+	fdreq_begin_open(&rq, &spec_open, flags, AT_FDCWD, path);
 	return fdreq_end(&rq, REAL(open64)(path, fdreq_flags(&rq), mode));
 }
 
@@ -110,7 +110,7 @@ CLOEXEC_EXPORT int openat(int dirfd, const char *path, int flags, ...)
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
-	fdreq_begin(&rq, &spec_open, flags, -1);
+	fdreq_begin_open(&rq, &spec_open, flags, dirfd, path);
 	return fdreq_end(&rq,
 			 REAL(openat)(dirfd, path, fdreq_flags(&rq), mode));
 }
@@ -121,7 +121,7 @@ CLOEXEC_EXPORT int openat64(int dirfd, const char *path, int flags, ...)
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
-	fdreq_begin(&rq, &spec_open, flags, -1);
+	fdreq_begin_open(&rq, &spec_open, flags, dirfd, path);
 	return fdreq_end(&rq,
 			 REAL(openat64)(dirfd, path, fdreq_flags(&rq), mode));
 }
@@ -131,7 +131,7 @@ CLOEXEC_EXPORT int __open_2(const char *path, int flags)
 {
 	struct fdreq rq CANCEL_SAFE;
 
-	fdreq_begin(&rq, &spec_open, flags, -1);
+	fdreq_begin_open(&rq, &spec_open, flags, AT_FDCWD, path);
 	return fdreq_end(&rq, REAL(__open_2)(path, fdreq_flags(&rq)));
 }
 
@@ -139,7 +139,7 @@ CLOEXEC_EXPORT int __open64_2(const char *path, int flags)
 {
 	struct fdreq rq CANCEL_SAFE;
 
-	fdreq_begin(&rq, &spec_open, flags, -1);
+	fdreq_begin_open(&rq, &spec_open, flags, AT_FDCWD, path);
 	return fdreq_end(&rq, REAL(__open64_2)(path, fdreq_flags(&rq)));
 }
 
@@ -147,7 +147,7 @@ CLOEXEC_EXPORT int __openat_2(int dirfd, const char *path, int flags)
 {
 	struct fdreq rq CANCEL_SAFE;
 
-	fdreq_begin(&rq, &spec_open, flags, -1);
+	fdreq_begin_open(&rq, &spec_open, flags, dirfd, path);
 	return fdreq_end(&rq, REAL(__openat_2)(dirfd, path, fdreq_flags(&rq)));
 }
 
@@ -155,7 +155,7 @@ CLOEXEC_EXPORT int __openat64_2(int dirfd, const char *path, int flags)
 {
 	struct fdreq rq CANCEL_SAFE;
 
-	fdreq_begin(&rq, &spec_open, flags, -1);
+	fdreq_begin_open(&rq, &spec_open, flags, dirfd, path);
 	return fdreq_end(&rq,
 			 REAL(__openat64_2)(dirfd, path, fdreq_flags(&rq)));
 }
@@ -165,7 +165,8 @@ CLOEXEC_EXPORT int creat(const char *path, mode_t mode)
 {
 	struct fdreq rq CANCEL_SAFE;
 
-	if (fdreq_begin(&rq, &spec_open, 0, -1) == FDREQ_NATIVE)
+	if (fdreq_begin_open(&rq, &spec_open, 0, AT_FDCWD, path) ==
+	    FDREQ_NATIVE)
 		return fdreq_end(&rq, REAL(open)(path,
 						 O_CREAT | O_WRONLY | O_TRUNC |
 							 fdreq_flags(&rq),
@@ -177,7 +178,8 @@ CLOEXEC_EXPORT int creat64(const char *path, mode_t mode)
 {
 	struct fdreq rq CANCEL_SAFE;
 
-	if (fdreq_begin(&rq, &spec_open, 0, -1) == FDREQ_NATIVE)
+	if (fdreq_begin_open(&rq, &spec_open, 0, AT_FDCWD, path) ==
+	    FDREQ_NATIVE)
 		return fdreq_end(&rq, REAL(open64)(path,
 						   O_CREAT | O_WRONLY |
 							   O_TRUNC |
@@ -189,7 +191,7 @@ CLOEXEC_EXPORT int creat64(const char *path, mode_t mode)
 CLOEXEC_EXPORT int open_by_handle_at(int mount_fd, struct file_handle *handle,
 				     int flags)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	fdreq_begin(&rq, &spec_open, flags, -1);
 	return fdreq_end(&rq, REAL(open_by_handle_at)(mount_fd, handle,

@@ -23,14 +23,11 @@ const struct fd_spec spec_accept =
 	PLAIN(flags_sock, FD_CLASS_ACCEPT, CAP_ACCEPT4);
 const struct fd_spec spec_accept4 =
 	FLAGGED(flags_sock, FD_CLASS_ACCEPT, CAP_ACCEPT4);
-/* An open may block with nothing to poll first: FIFOs, hung mounts. */
 const struct fd_spec spec_open = {
-	.family = &flags_open, .cls = FD_CLASS_FILE, .cap = CAP_O_CLOEXEC,
-	.blocks_unpolled = true
+	.family = &flags_open, .cls = FD_CLASS_FILE, .cap = CAP_O_CLOEXEC
 };
 const struct fd_spec spec_stdio = {
-	.family = &flags_open, .cls = FD_CLASS_STDIO, .cap = CAP_O_CLOEXEC,
-	.blocks_unpolled = true
+	.family = &flags_open, .cls = FD_CLASS_STDIO, .cap = CAP_O_CLOEXEC
 };
 /* glibc's popen makes its pipe with pipe2(O_CLOEXEC): "e" always works. */
 const struct fd_spec spec_popen = {

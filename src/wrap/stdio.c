@@ -157,25 +157,28 @@ static const char *mode_with_e(const char *mode, char buf[MODE_MAX])
 }
 
 /*
- * The path for a stdio call: natively, the mode with "e"; if it cannot
- * take one, the fallback after all.
+ * The path for a stdio call that opens file (NULL for popen, or for
+ * freopen of the same file): natively, the mode with "e"; if the mode
+ * cannot take one, the fallback after all.
  */
 static enum fdreq_path stdio_begin(struct fdreq *rq,
 				   const struct fd_spec *spec,
-				   const char **mode, char buf[MODE_MAX])
+				   const char *file, const char **mode,
+				   char buf[MODE_MAX])
 {
-	enum fdreq_path path =
-		fdreq_begin(rq, spec, mode_wants_cloexec(*mode), -1);
 	const char *with_e;
 
-	if (path != FDREQ_NATIVE)
-		return path;
+	fdreq_begin_open(rq, spec, mode_wants_cloexec(*mode), AT_FDCWD, file);
+	if (rq->path != FDREQ_NATIVE)
+		return rq->path;
 	with_e = mode_with_e(*mode, buf);
 	if (with_e) {
 		*mode = with_e;
-		return path;
+		return rq->path;
 	}
-	return rq->path = fdreq_fallback(rq, spec, -1);
+	rq->path = fdreq_fallback(rq, spec, FDREQ_WAIT_LATER);
+	fdreq_fallback_open(rq, AT_FDCWD, file, 0);
+	return rq->path;
 }
 
 static FILE *stdio_end(struct fdreq *rq, FILE *f)
@@ -191,7 +194,7 @@ CLOEXEC_EXPORT FILE *fopen(const char *path, const char *mode)
 	char buf[MODE_MAX];
 	struct fdreq rq CANCEL_SAFE;
 
-	stdio_begin(&rq, &spec_stdio, &mode, buf);
+	stdio_begin(&rq, &spec_stdio, path, &mode, buf);
 	return stdio_end(&rq, REAL(fopen)(path, mode));
 }
 
@@ -200,7 +203,7 @@ CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
 	char buf[MODE_MAX];
 	struct fdreq rq CANCEL_SAFE;
 
-	stdio_begin(&rq, &spec_stdio, &mode, buf);
+	stdio_begin(&rq, &spec_stdio, path, &mode, buf);
 	return stdio_end(&rq, REAL(fopen64)(path, mode));
 }
 
@@ -213,7 +216,7 @@ CLOEXEC_EXPORT FILE *freopen(const char *path, const char *mode, FILE *f)
 	char buf[MODE_MAX];
 	struct fdreq rq CANCEL_SAFE;
 
-	stdio_begin(&rq, &spec_stdio, &mode, buf);
+	stdio_begin(&rq, &spec_stdio, path, &mode, buf);
 	return stdio_end(&rq, REAL(freopen)(path, mode, f));
 }
 
@@ -222,7 +225,7 @@ CLOEXEC_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f)
 	char buf[MODE_MAX];
 	struct fdreq rq CANCEL_SAFE;
 
-	stdio_begin(&rq, &spec_stdio, &mode, buf);
+	stdio_begin(&rq, &spec_stdio, path, &mode, buf);
 	return stdio_end(&rq, REAL(freopen64)(path, mode, f));
 }
 
@@ -237,7 +240,7 @@ CLOEXEC_EXPORT FILE *popen(const char *command, const char *mode)
 	struct fdreq rq;
 	FILE *f;
 
-	stdio_begin(&rq, &spec_popen, &mode, buf);
+	stdio_begin(&rq, &spec_popen, NULL, &mode, buf);
 	forklock_enter(FORKLOCK_SPAWN);
 	f = REAL(popen)(command, mode);
 	forklock_exit();
@@ -276,7 +279,7 @@ static FILE *tmpfile_cloexec(void)
 
 CLOEXEC_EXPORT FILE *tmpfile(void)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
 		return stdio_end(&rq, tmpfile_cloexec());
@@ -285,7 +288,7 @@ CLOEXEC_EXPORT FILE *tmpfile(void)
 
 CLOEXEC_EXPORT FILE *tmpfile64(void)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
 		return stdio_end(&rq, tmpfile_cloexec());
@@ -294,7 +297,7 @@ CLOEXEC_EXPORT FILE *tmpfile64(void)
 
 CLOEXEC_EXPORT int mkstemp(char *tmpl)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
 		return fdreq_end(&rq, REAL(mkostemp)(tmpl, fdreq_flags(&rq)));
@@ -303,7 +306,7 @@ CLOEXEC_EXPORT int mkstemp(char *tmpl)
 
 CLOEXEC_EXPORT int mkstemp64(char *tmpl)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
 		return fdreq_end(&rq,
@@ -313,7 +316,7 @@ CLOEXEC_EXPORT int mkstemp64(char *tmpl)
 
 CLOEXEC_EXPORT int mkostemp(char *tmpl, int flags)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	fdreq_begin(&rq, &spec_stdio, flags, -1);
 	return fdreq_end(&rq, REAL(mkostemp)(tmpl, fdreq_flags(&rq)));
@@ -321,7 +324,7 @@ CLOEXEC_EXPORT int mkostemp(char *tmpl, int flags)
 
 CLOEXEC_EXPORT int mkostemp64(char *tmpl, int flags)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	fdreq_begin(&rq, &spec_stdio, flags, -1);
 	return fdreq_end(&rq, REAL(mkostemp64)(tmpl, fdreq_flags(&rq)));
@@ -329,7 +332,7 @@ CLOEXEC_EXPORT int mkostemp64(char *tmpl, int flags)
 
 CLOEXEC_EXPORT int mkstemps(char *tmpl, int suffixlen)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
 		return fdreq_end(&rq, REAL(mkostemps)(tmpl, suffixlen,
@@ -339,7 +342,7 @@ CLOEXEC_EXPORT int mkstemps(char *tmpl, int suffixlen)
 
 CLOEXEC_EXPORT int mkstemps64(char *tmpl, int suffixlen)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
 		return fdreq_end(&rq, REAL(mkostemps64)(tmpl, suffixlen,
@@ -349,7 +352,7 @@ CLOEXEC_EXPORT int mkstemps64(char *tmpl, int suffixlen)
 
 CLOEXEC_EXPORT int mkostemps(char *tmpl, int suffixlen, int flags)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	fdreq_begin(&rq, &spec_stdio, flags, -1);
 	return fdreq_end(&rq,
@@ -358,7 +361,7 @@ CLOEXEC_EXPORT int mkostemps(char *tmpl, int suffixlen, int flags)
 
 CLOEXEC_EXPORT int mkostemps64(char *tmpl, int suffixlen, int flags)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	fdreq_begin(&rq, &spec_stdio, flags, -1);
 	return fdreq_end(&rq, REAL(mkostemps64)(tmpl, suffixlen,

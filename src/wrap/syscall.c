@@ -174,7 +174,7 @@ static long translate(const struct sys_rule *r, long a[6])
 {
 	int flags = r->caller_flags ? (int)a[r->flags_arg] : 0;
 	int wait = -1;
-	struct fdreq rq;
+	struct fdreq rq CANCEL_SAFE;
 	long ret, nr;
 	int i;
 
@@ -182,6 +182,14 @@ static long translate(const struct sys_rule *r, long a[6])
 		wait = (int)a[0];
 	if (r->target_arg >= 0)
 		fdreq_begin_onto(&rq, r->spec, flags, (int)a[r->target_arg]);
+	else if (r->nr == SYS_openat)
+		fdreq_begin_open(&rq, r->spec, flags, (int)a[0],
+				 (const char *)a[1]);
+#ifdef SYS_open
+	else if (r->nr == SYS_open)
+		fdreq_begin_open(&rq, r->spec, flags, AT_FDCWD,
+				 (const char *)a[0]);
+#endif
 	else
 		fdreq_begin(&rq, r->spec, flags, wait);
 	switch (rq.path) {

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -160,7 +161,14 @@ static void *supervise(void *unused)
 	struct seccomp_notif_sizes sizes;
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
+	sigset_t all;
 
+	/*
+	 * Signals go to the test's threads: a handler here that created an
+	 * fd could wait on the fork lock for a thread that waits on us.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	sem_wait(&ready);
 	if (listener < 0)
 		return NULL;

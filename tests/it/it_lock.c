@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The fork lock as a program meets it, in every configuration: creators
+ * that block do not hold fork up, cancelled creators leave nothing held,
+ * signal handlers that create fds or fork do not deadlock, vfork stays
+ * vfork unless the fallback is in use, and every way to start a program
+ * still works.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/sys.h"
+#include "testlib.h"
+
+extern char **environ;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* How long a fork (child exits at once) and its reaping take. */
+static double fork_seconds(void)
+{
+	double start = now();
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	ck_assert_int_gt(pid, 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return now() - start;
+}
+
+static double spawn_seconds(void)
+{
+	char *argv[] = { "true", NULL };
+	double start = now();
+	int status;
+	pid_t pid;
+
+	ck_assert_int_eq(posix_spawnp(&pid, "true", NULL, NULL, argv, environ),
+			 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return now() - start;
+}
+
+/* A first fd, so that the kernel has been probed (and the fallback,
+ * on the emulated kernel, is in use). */
+static void warm_up(void)
+{
+	close(socket(AF_UNIX, SOCK_STREAM, 0));
+}
+
+static void *blocked_accept(void *arg)
+{
+	int fd = accept(*(int *)arg, NULL, NULL);
+
+	return (void *)(long)fd;
+}
+
+static void *blocked_recvmsg(void *arg)
+{
+	char byte, control[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = control,
+			      .msg_controllen = sizeof(control) };
+
+	return (void *)(long)recvmsg(*(int *)arg, &msg, 0);
+}
+
+static const char *fifo_path(void)
+{
+	static char path[64];
+
+	snprintf(path, sizeof(path), "/tmp/cloexec-fifo.%d", getpid());
+	return path;
+}
+
+static void *blocked_open(void *arg)
+{
+	(void)arg;
+	return (void *)(long)open(fifo_path(), O_RDONLY);
+}
+
+/*
+ * A creator blocked for a second or more, whatever it waits for, never
+ * makes fork or posix_spawn wait: each takes well under a second.
+ */
+START_TEST(blocked_creators_do_not_hold_fork)
+{
+	struct sockaddr_in addr;
+	int l, sv[2];
+	pthread_t th;
+	void *(*blockers[])(void *) = { blocked_accept, blocked_recvmsg,
+				       blocked_open };
+	void *result;
+
+	warm_up();
+	l = tl_listener(&addr);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	unlink(fifo_path());
+	ck_assert_int_eq(mkfifo(fifo_path(), 0600), 0);
+	int *args[] = { &l, &sv[1], NULL };
+
+	pthread_create(&th, NULL, blockers[_i], args[_i]);
+	usleep(300 * 1000);
+	ck_assert_msg(fork_seconds() < 0.25, "fork waited behind a blocked %s",
+		      _i == 0 ? "accept" : _i == 1 ? "recvmsg" : "open");
+	ck_assert_msg(spawn_seconds() < 0.25, "posix_spawn waited");
+	usleep(700 * 1000);
+	ck_assert_msg(fork_seconds() < 0.25, "fork waited, later");
+	/* Let the creator finish, and check what it made. */
+	if (_i == 0)
+		tl_connect(&addr);
+	else if (_i == 1)
+		ck_assert_int_eq(write(sv[0], "x", 1), 1);
+	else
+		close(open(fifo_path(), O_WRONLY));
+	pthread_join(th, &result);
+	ck_assert_int_ge((long)result, 0);
+	if (_i != 1)
+		ck_assert(tl_cloexec((int)(long)result) == tl_preloaded());
+	unlink(fifo_path());
+}
+END_TEST
+
+/*
+ * Cancelled while blocked: nothing held afterwards (fork is prompt), and
+ * nothing counted in flight (a later fork child does not sweep away an fd
+ * the library never saw).
+ */
+START_TEST(cancelled_creators_leave_nothing_held)
+{
+	struct sockaddr_in addr;
+	void *(*blockers[])(void *) = { blocked_accept, blocked_open };
+	pthread_t th;
+	int l, unseen;
+
+	warm_up();
+	l = tl_listener(&addr);
+	unlink(fifo_path());
+	ck_assert_int_eq(mkfifo(fifo_path(), 0600), 0);
+	pthread_create(&th, NULL, blockers[_i], &l);
+	usleep(200 * 1000);
+	ck_assert_int_eq(pthread_cancel(th), 0);
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	ck_assert(fork_seconds() < 0.25);
+	/* Made with the raw system call: the wrappers never see it. */
+	unseen = (int)sys_openat(AT_FDCWD, "/dev/null", O_RDONLY, 0);
+	ck_assert_int_ge(unseen, 3);
+	ck_assert_int_eq(tl_child_sees(unseen), 1);
+	unlink(fifo_path());
+}
+END_TEST
+
+static volatile sig_atomic_t handled;
+
+/* Creates and forks from inside whatever the thread was doing. */
+static void busy_handler(int sig)
+{
+	int saved = errno, fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+	pid_t pid;
+
+	(void)sig;
+	if (fd >= 0)
+		close(fd);
+	if (handled % 16 == 0) {
+		pid = fork();
+		if (pid == 0)
+			_exit(0);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+	handled++;
+	errno = saved;
+}
+
+/*
+ * A timer interrupts fd creation a few thousand times; its handler creates
+ * fds and forks.  The loop must end: no deadlock on the thread's own lock.
+ */
+START_TEST(signal_handlers_do_not_deadlock)
+{
+	struct sigaction sa = { .sa_handler = busy_handler,
+				.sa_flags = SA_RESTART };
+	struct itimerval it = { { 0, 200 }, { 0, 200 } };
+	double end;
+	int sv[2], n = 0;
+
+	warm_up();
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	end = now() + 1.0;
+	while (now() < end) {
+		close(socket(AF_INET, SOCK_STREAM, 0));
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0) {
+			close(sv[0]);
+			close(sv[1]);
+		}
+		close(open("/dev/null", O_RDONLY));
+		n++;
+	}
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
+	ck_assert_int_gt(handled, 100);
+	ck_assert_int_gt(n, 100);
+}
+END_TEST
+
+/* The child of a fork creates fds and forks again, at once. */
+START_TEST(the_child_can_create_and_fork)
+{
+	int status;
+	pid_t pid;
+
+	warm_up();
+	pid = fork();
+	if (pid == 0) {
+		int fd = socket(AF_INET, SOCK_STREAM, 0);
+		pid_t grandchild = fork();
+
+		if (grandchild == 0)
+			_exit(fd >= 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC) ==
+						 (tl_preloaded() ? FD_CLOEXEC
+								 : 0)
+				      ? 0
+				      : 1);
+		waitpid(grandchild, &status, 0);
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 2);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
+/*
+ * vfork stays vfork (the child shares memory: its write shows) unless the
+ * fallback is in use, when it becomes fork (it does not).
+ */
+START_TEST(vfork_is_fork_only_in_fallback)
+{
+	static volatile int shared;
+	int status;
+	pid_t pid;
+
+	warm_up();
+	shared = 0;
+	pid = vfork();
+	if (pid == 0) {
+		shared = 1;
+		_exit(0);
+	}
+	ck_assert_int_gt(pid, 0);
+	waitpid(pid, &status, 0);
+	ck_assert_int_eq(shared, tl_preloaded() && tl_oldkernel() ? 0 : 1);
+	/* And a vfork child can still exec. */
+	pid = vfork();
+	if (pid == 0) {
+		execlp("true", "true", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
+static int run_in_child(int how)
+{
+	char *argv[] = { "sh", "-c", "exit 7", NULL };
+	char *envp[] = { "X=1", NULL };
+	int status, fd;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		switch (how) {
+		case 0:
+			execve("/bin/sh", argv, envp);
+			break;
+		case 1:
+			execv("/bin/sh", argv);
+			break;
+		case 2:
+			execvp("sh", argv);
+			break;
+		case 3:
+			execvpe("sh", argv, envp);
+			break;
+		case 4:
+			execl("/bin/sh", "sh", "-c", "exit 7", (char *)NULL);
+			break;
+		case 5:
+			execlp("sh", "sh", "-c", "exit 7", (char *)NULL);
+			break;
+		case 6:
+			execle("/bin/sh", "sh", "-c", "exit 7", (char *)NULL,
+			       envp);
+			break;
+		case 7:
+			fd = open("/bin/sh", O_RDONLY);
+			fexecve(fd, argv, envp);
+			break;
+		case 8:
+			syscall(SYS_execveat, AT_FDCWD, "/bin/sh", argv, envp,
+				0);
+			break;
+		}
+		_exit(99);
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+START_TEST(every_exec_still_works)
+{
+	ck_assert_int_eq(run_in_child(_i), 7);
+}
+END_TEST
+
+/* A failed exec leaves the lock as it found it: fork stays prompt. */
+START_TEST(failed_exec_releases_the_lock)
+{
+	char *argv[] = { "nope", NULL };
+
+	warm_up();
+	tl_errno_is(execve("/nonexistent/nope", argv, environ), ENOENT);
+	tl_errno_is(execvp("nonexistent-nope", argv), ENOENT);
+	tl_errno_is(execl("/nonexistent/nope", "nope", (char *)NULL), ENOENT);
+	ck_assert(fork_seconds() < 0.25);
+	close(socket(AF_INET, SOCK_STREAM, 0));
+}
+END_TEST
+
+START_TEST(system_and_spawn_still_work)
+{
+	char *argv[] = { "sh", "-c", "exit 3", NULL };
+	struct sigaction before, after;
+	int status;
+	pid_t pid;
+
+	warm_up();
+	sigaction(SIGINT, NULL, &before);
+	status = system("exit 5");
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 5);
+	ck_assert_int_ne(system(NULL), 0);
+	status = system("kill -INT $$; exit 0");
+	ck_assert(WIFSIGNALED(status));
+	/* SIGINT was ignored here only while the command ran. */
+	sigaction(SIGINT, NULL, &after);
+	ck_assert_ptr_eq(after.sa_handler, before.sa_handler);
+	ck_assert_int_eq(posix_spawn(&pid, "/bin/sh", NULL, NULL, argv,
+				     environ),
+			 0);
+	waitpid(pid, &status, 0);
+	ck_assert_int_eq(WEXITSTATUS(status), 3);
+	ck_assert_int_eq(posix_spawn(&pid, "/nonexistent", NULL, NULL, argv,
+				     environ),
+			 ENOENT);
+	ck_assert_int_eq(posix_spawnp(&pid, "nonexistent-nope", NULL, NULL,
+				      argv, environ),
+			 ENOENT);
+}
+END_TEST
+
+static Suite *lock_suite(void)
+{
+	Suite *s = suite_create("lock");
+
+	tl_add_loop(s, blocked_creators_do_not_hold_fork, 3);
+	tl_add_loop(s, cancelled_creators_leave_nothing_held, 2);
+	tl_add(s, signal_handlers_do_not_deadlock);
+	tl_add(s, the_child_can_create_and_fork);
+	tl_add(s, vfork_is_fork_only_in_fallback);
+	tl_add_loop(s, every_exec_still_works, 9);
+	tl_add(s, failed_exec_releases_the_lock);
+	tl_add(s, system_and_spawn_still_work);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	return tl_main(argc, argv, lock_suite);
+}
