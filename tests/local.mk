@@ -60,6 +60,7 @@ IT_TESTS = \
 	tests/it/it_lock \
 	tests/it/it_socket \
 	tests/it/race_socket \
+	tests/it/race_spawn \
 	tests/seeds/seed003_socket \
 	tests/seeds/seed004_paccept \
 	tests/seeds/seed005_signalfd \
@@ -75,6 +76,8 @@ tests_it_it_lock_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_lock_LDADD = $(IT_LIBS)
 tests_it_it_socket_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_socket_LDADD = $(IT_LIBS)
+tests_it_race_spawn_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_it_race_spawn_LDADD = $(IT_LIBS)
 tests_it_race_socket_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_race_socket_LDADD = $(IT_LIBS)
 tests_seeds_seed003_socket_CPPFLAGS = $(TEST_CPPFLAGS)

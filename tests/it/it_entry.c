@@ -609,33 +609,31 @@ static const struct maker {
 	int (*make)(int fds[2]);
 	/* dup2/dup3 onto a chosen number: not forced by default. */
 	bool not_forced;
-	/* glibc makes it with pipe2(O_CLOEXEC): fails on the old kernel. */
-	bool needs_pipe2;
 	/* libc itself leaves errno changed on success (rresvport). */
 	bool clobbers_errno;
 } plain[] = {
-#define M(fn) { #fn, mk_##fn, false, false, false }
-#define S(fn) { "syscall " #fn, sys_##fn, false, false, false }
+#define M(fn) { #fn, mk_##fn, false, false }
+#define S(fn) { "syscall " #fn, sys_##fn, false, false }
 	M(socket), M(socketpair), M(accept), M(accept4), M(open), M(open64),
-	M(openat), M(openat64), { "__open_2", mk_open_2, false, false, false },
-	{ "__open64_2", mk_open64_2, false, false, false },
-	{ "__openat_2", mk_openat_2, false, false, false },
-	{ "__openat64_2", mk_openat64_2, false, false, false }, M(creat), M(creat64),
+	M(openat), M(openat64), { "__open_2", mk_open_2, false, false },
+	{ "__open64_2", mk_open64_2, false, false },
+	{ "__openat_2", mk_openat_2, false, false },
+	{ "__openat64_2", mk_openat64_2, false, false }, M(creat), M(creat64),
 	M(open_by_handle_at), M(fopen), M(fopen_ccs), M(fopen64), M(freopen), M(freopen64),
-	{ "popen", mk_popen, false, true, false }, M(tmpfile), M(tmpfile64),
+	{ "popen", mk_popen, false, false }, M(tmpfile), M(tmpfile64),
 	M(mkstemp), M(mkstemp64), M(mkstemps), M(mkstemps64), M(mkostemp),
 	M(mkostemp64), M(mkostemps), M(mkostemps64), M(pipe), M(pipe2), M(dup),
-	{ "dup2", mk_dup2, true, false, false }, { "dup3", mk_dup3, true, false, false },
+	{ "dup2", mk_dup2, true, false }, { "dup3", mk_dup3, true, false },
 	M(fcntl), M(fcntl64), M(epoll_create), M(epoll_create1),
 	M(inotify_init), M(inotify_init1), M(eventfd), M(signalfd),
 	M(timerfd), M(memfd), M(fanotify), M(posix_openpt), M(getpt),
 	M(openpty), M(forkpty), M(recvmsg), M(recvmmsg),
-	{ "rresvport", mk_rresvport, false, false, true },
-	{ "rresvport_af", mk_rresvport_af, false, false, true },
+	{ "rresvport", mk_rresvport, false, true },
+	{ "rresvport_af", mk_rresvport_af, false, true },
 	S(socket), S(socketpair), S(accept), S(accept4), S(open), S(openat),
 	S(openat2), S(creat), S(pipe), S(pipe2), S(dup),
-	{ "syscall dup2", sys_dup2, true, false, false },
-	{ "syscall dup3", sys_dup3, true, false, false }, S(fcntl), S(epoll_create),
+	{ "syscall dup2", sys_dup2, true, false },
+	{ "syscall dup3", sys_dup3, true, false }, S(fcntl), S(epoll_create),
 	S(epoll_create1), S(inotify_init), S(inotify_init1), S(eventfd),
 	S(eventfd2), S(signalfd), S(signalfd4), S(timerfd), S(memfd),
 	S(fanotify), S(userfaultfd), S(open_by_handle_at), S(recvmsg),
@@ -656,12 +654,6 @@ START_TEST(plain_calls)
 	n = m->make(fds);
 	if (n == SKIP)
 		return;
-	if (m->needs_pipe2 && tl_oldkernel()) {
-		ck_assert_msg(n == -1 && errno == ENOSYS,
-			      "%s: %d, errno %d on the old kernel", m->name,
-			      n, errno);
-		return;
-	}
 	ck_assert_msg(n > 0, "%s failed: %s", m->name, strerror(errno));
 	ck_assert_msg(errno == 4242 || m->clobbers_errno,
 		      "%s changed errno to %d", m->name, errno);
@@ -798,7 +790,7 @@ static const struct explicit_maker {
 	{ "open O_CLOEXEC", ex_open, false, IGNORED },
 	{ "openat O_CLOEXEC", ex_openat, false, IGNORED },
 	{ "fopen re", ex_fopen, false, IGNORED },
-	{ "popen re", ex_popen, false, FAILS_ENOSYS },
+	{ "popen re", ex_popen, false, WORKS },
 	{ "mkostemp O_CLOEXEC", ex_mkostemp, false, IGNORED },
 	{ "mkostemps O_CLOEXEC", ex_mkostemps, false, IGNORED },
 	{ "pipe2 O_CLOEXEC|O_NONBLOCK", ex_pipe2, true, FAILS_ENOSYS },
@@ -835,9 +827,6 @@ START_TEST(explicit_requests)
 
 	if (tl_oldkernel() && !tl_preloaded())
 		expect = m->old;
-	/* glibc's popen needs pipe2, which nothing can give it there. */
-	if (tl_oldkernel() && m->old == FAILS_ENOSYS && m->make == ex_popen)
-		expect = FAILS_ENOSYS;
 	n = m->make(fds);
 	if (expect == FAILS_ENOSYS || expect == FAILS_EINVAL) {
 		ck_assert_msg(n == -1 && errno == (expect == FAILS_ENOSYS
@@ -1024,14 +1013,9 @@ START_TEST(stdio_still_works)
 	FILE *f;
 
 	f = popen("echo from-child", "r");
-	if (tl_oldkernel()) {
-		ck_assert_ptr_null(f);
-		ck_assert_int_eq(errno, ENOSYS);
-	} else {
-		ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
-		ck_assert_str_eq(buf, "from-child\n");
-		ck_assert_int_eq(pclose(f), 0);
-	}
+	ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
+	ck_assert_str_eq(buf, "from-child\n");
+	ck_assert_int_eq(pclose(f), 0);
 	f = tmpfile();
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_ge(fputs("temp", f), 0);

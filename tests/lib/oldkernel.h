@@ -15,8 +15,10 @@
  *
  * Flagged calls with no flags stay allowed, because glibc 2.36 implements
  * pipe(), eventfd() and signalfd() with them, and freopen() with dup3():
- * the emulation refuses the flag bits, not the calls.  (glibc's popen()
- * makes its pipe with pipe2(O_CLOEXEC) and cannot work here at all.)
+ * the emulation refuses the flag bits, not the calls.  One flagged call
+ * passes: glibc's popen() makes its pipe with pipe2(O_CLOEXEC) and could
+ * not work at all otherwise; the library's own probe of pipe2 asks for
+ * O_NONBLOCK too, and is refused.
  *
  * "Silently ignored" cannot be said in BPF: those calls are handed to a
  * supervisor thread of the same process (SECCOMP_RET_USER_NOTIF), which
