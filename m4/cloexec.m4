@@ -77,6 +77,15 @@ AC_DEFUN([CLOEXEC_KERNEL_API], [
 		[AC_DEFINE([HAVE_RCMD], [1], [Define to 1 for rcmd and friends.])],
 		[AC_DEFINE([HAVE_RCMD], [0])])
 	AC_CHECK_HEADERS([sys/fanotify.h])
+	dnl ioctl's request: unsigned long in glibc, int in musl (POSIX).
+	AC_CACHE_CHECK([the type of ioctl's request], [cloexec_cv_ioctl_req], [
+		AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <sys/ioctl.h>
+int ioctl(int, unsigned long, ...);]], [])],
+			[cloexec_cv_ioctl_req="unsigned long"],
+			[cloexec_cv_ioctl_req=int])
+	])
+	AC_DEFINE_UNQUOTED([IOCTL_REQUEST_TYPE], [$cloexec_cv_ioctl_req],
+		[The type of ioctl's second argument.])
 	AC_CACHE_CHECK([whether the sockaddr argument is a transparent union],
 		[cloexec_cv_sockaddr_union], [
 		AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <sys/socket.h>]],

@@ -6,6 +6,7 @@ noinst_LTLIBRARIES += src/libcore.la
 src_libcore_la_SOURCES = \
 	src/core/compat.h \
 	src/core/diag.c src/core/diag.h \
+	src/core/exec.c src/core/exec.h \
 	src/core/export.h \
 	src/core/fdprop.h \
 	src/core/fdreq.c src/core/fdreq.h \
@@ -15,6 +16,7 @@ src_libcore_la_SOURCES = \
 	src/core/policy.c src/core/policy.h \
 	src/core/probe.c src/core/probe.h \
 	src/core/real.c src/core/real.h \
+	src/core/report.c src/core/report.h \
 	src/core/sys.h \
 	src/core/thread.h
 # -fexceptions: a thread cancelled inside a wrapped call unwinds through
@@ -27,6 +29,7 @@ src_libcloexec_la_SOURCES = \
 	src/core/version.c \
 	src/wrap/dup.c \
 	src/wrap/event.c \
+	src/wrap/fdflags.c \
 	src/wrap/file.c \
 	src/wrap/msg.c \
 	src/wrap/pipe.c \
@@ -55,7 +58,7 @@ CLEANFILES += src/libcloexec.map
 EXTRA_DIST += src/entrypoints.def
 
 bin_PROGRAMS += src/cloexec
-src_cloexec_SOURCES = src/cmd/cloexec.c
+src_cloexec_SOURCES = src/cmd/cloexec.c src/cmd/audit.c src/cmd/audit.h
 src_cloexec_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCLOEXEC_BUILD_DIR='"$(abs_top_builddir)/src"' \
 	-DCLOEXEC_LIBDIR='"$(libdir)"' \

@@ -14,10 +14,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "audit.h"
 
 #include "core/diag.h"
 #include "core/policy.h"
+
+enum audit { AUDIT_NONE, AUDIT_SUMMARY, AUDIT_CHECK };
 
 /* Exit codes, as env(1) has them. */
 enum {
@@ -43,18 +50,26 @@ static const char usage_text[] =
 	"  -p, --policy=POLICY    add POLICY (see libcloexec(7)) to "
 	"CLOEXEC_POLICY\n"
 	"  -L, --library=PATH     preload this library (an absolute path)\n"
+	"  -a, --audit            change nothing: run PROGRAM and its whole tree\n"
+	"                         in audit mode, then summarize what each "
+	"program\n"
+	"                         handed to the programs it started\n"
+	"  -C, --check            as --audit, and exit 1 if anything leaked\n"
 	"      --list             list the entry points the library covers\n"
 	"  -h, --help             display this help and exit\n"
 	"  -V, --version          output version information and exit\n"
 	"\n"
 	"Exit status is PROGRAM's, or 125 if cloexec itself fails, 126 if\n"
-	"PROGRAM cannot be run, 127 if PROGRAM is not found.\n";
+	"PROGRAM cannot be run, 127 if PROGRAM is not found; with --check, 1\n"
+	"when PROGRAM succeeded but leaked.\n";
 
 static const struct option long_options[] = {
 	{ "off", no_argument, NULL, 'o' },
 	{ "classes", required_argument, NULL, 'c' },
 	{ "policy", required_argument, NULL, 'p' },
 	{ "library", required_argument, NULL, 'L' },
+	{ "audit", no_argument, NULL, 'a' },
+	{ "check", no_argument, NULL, 'C' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -228,10 +243,53 @@ static void set_preload(const char *lib)
 		preload_add(CLOEXEC_SANITIZER_RUNTIME, true);
 }
 
+static int exec_failed(const char *program)
+{
+	int err = errno;
+
+	fprintf(stderr, "cloexec: '%s': %s\n", program, strerror(err));
+	return err == ENOENT ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
+}
+
+/*
+ * --audit and --check: run the program as a child, then read the audit
+ * lines its tree wrote to the log and summarize them, grouped.
+ */
+static int run_audited(char **argv, const char *log, bool check)
+{
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, intr, quit;
+	int status, leaks;
+	pid_t pid;
+
+	/* Like system(): the terminal's ^C is for the program. */
+	sigaction(SIGINT, &ignore, &intr);
+	sigaction(SIGQUIT, &ignore, &quit);
+	pid = fork();
+	if (pid < 0)
+		die("cannot fork", NULL);
+	if (pid == 0) {
+		sigaction(SIGINT, &intr, NULL);
+		sigaction(SIGQUIT, &quit, NULL);
+		execvp(argv[0], argv);
+		_exit(exec_failed(argv[0]));
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("cannot wait for the program", NULL);
+	leaks = audit_summary(log, stderr);
+	unlink(log);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	if (WEXITSTATUS(status))
+		return WEXITSTATUS(status);
+	return check && leaks ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *lib = NULL, *env;
-	char *policy = NULL;
+	enum audit audit = AUDIT_NONE;
+	char *policy = NULL, log[] = "/tmp/cloexec-audit.XXXXXX";
 	int c;
 
 	env = getenv(POLICY_ENV);
@@ -239,7 +297,7 @@ int main(int argc, char **argv)
 		policy_append(&policy, env);
 
 	/* '+': options end at PROGRAM, whose own options are its own. */
-	while ((c = getopt_long(argc, argv, "+oc:p:L:hV", long_options,
+	while ((c = getopt_long(argc, argv, "+oc:p:L:aChV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -261,6 +319,10 @@ int main(int argc, char **argv)
 			break;
 		case 'L':
 			lib = optarg;
+			break;
+		case 'a':
+		case 'C':
+			audit = c == 'C' ? AUDIT_CHECK : AUDIT_SUMMARY;
 			break;
 		case 'l':
 			list_entries();
@@ -286,11 +348,20 @@ int main(int argc, char **argv)
 	}
 
 	set_preload(lib ? lib : find_library());
+	if (audit) {
+		int fd = mkstemp(log);
+		char item[sizeof("mode=audit log=") + sizeof(log)];
+
+		if (fd < 0)
+			die("cannot create the audit log", log);
+		close(fd);
+		snprintf(item, sizeof(item), "mode=audit log=%s", log);
+		policy_append(&policy, item);
+	}
 	if (policy && setenv(POLICY_ENV, policy, 1))
 		die("cannot set " POLICY_ENV, NULL);
-
+	if (audit)
+		return run_audited(argv + optind, log, audit == AUDIT_CHECK);
 	execvp(argv[optind], argv + optind);
-	c = errno;
-	fprintf(stderr, "cloexec: '%s': %s\n", argv[optind], strerror(c));
-	return c == ENOENT ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
+	return exec_failed(argv[optind]);
 }

@@ -119,19 +119,36 @@ void fdreq_done(struct fdreq *rq)
 	pthread_setcancelstate(rq->cancel_state, &ignored);
 }
 
+/*
+ * After the call, for each new fd: what the path still owes it (the flags
+ * on the fallback path), nothing forced onto 0-2 or a kept number, and the
+ * fd table's note of it.
+ */
 void fdreq_mark(struct fdreq *rq, int fd)
 {
-	if (rq->path == FDREQ_PLAIN)
-		return;
 	unsigned forced_only = rq->force & ~rq->want;
 	unsigned props = rq->want | rq->force;
+	bool unforce = fd < 3 || ((rq->extra & POLICY_KEEPS) &&
+				  policy_keeps_fd(fd));
 
-	if (fd < 3)
+	if (unforce)
 		props &= ~forced_only;
-	if (rq->path == FDREQ_FALLBACK)
+	if (fd > 2) {
+		if (props & FDP_CLOEXEC)
+			fdtable_clear_keep(fd);
+		else if (rq->onto)
+			fdtable_set_deliberate(fd);
+		else
+			fdtable_set_keep(fd);
+	}
+	if (rq->extra & POLICY_REPORT)
+		fdtable_note_origin(fd, rq->call, rq->caller);
+	if (rq->path == FDREQ_FALLBACK) {
+		in_flight_enter(rq);
 		fd_set_props(fd, props);
-	else if (fd < 3 && (forced_only & FDP_CLOEXEC))
+	} else if (unforce && (forced_only & FDP_CLOEXEC)) {
 		fd_clear_cloexec(fd);
+	}
 }
 
 int fdreq_finish(struct fdreq *rq, int fd)

@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "fdtable.h"
 #include "flags.h"
@@ -60,9 +61,13 @@ struct fdreq {
 	unsigned want;	/* properties the caller asked for */
 	unsigned force; /* properties the policy adds */
 	int rest;	/* the caller's bits the family does not know */
+	uint32_t extra; /* POLICY_KEEPS, POLICY_REPORT: more to do after */
 	int cancel_state;
 	bool in_flight; /* fallback outside the lock: see fdreq_begin_open */
+	bool onto;	/* the program chose the number (dup2, dup3) */
 	const struct flag_family *family;
+	const char *call; /* for the audit: which call ... */
+	void *caller;	  /* ... called from where */
 };
 
 /* wait_fd for fdreq_fallback(): the caller enters the lock itself. */
@@ -80,16 +85,21 @@ int fdreq_finish(struct fdreq *rq, int fd)
 int fdreq_finish_pair(struct fdreq *rq, int ret, int fds[2])
 	__attribute__((visibility("hidden")));
 
-static inline enum fdreq_path fdreq_start(struct fdreq *rq,
-					  const struct fd_spec *spec,
-					  int flags, int wait_fd,
-					  bool may_force)
+static inline __attribute__((always_inline)) enum fdreq_path
+fdreq_start(struct fdreq *rq, const struct fd_spec *spec, int flags,
+	    int wait_fd, bool may_force, bool onto, const char *call,
+	    void *caller)
 {
+	uint32_t word = policy_word();
+
 	rq->in_flight = false;
+	rq->onto = onto;
 	rq->family = spec->family;
 	rq->rest = flags_remap(spec->family, flags, &rq->want);
-	rq->force = may_force && fd_policy_applies(spec->cls) ? FDP_CLOEXEC
-							      : 0;
+	rq->force = may_force && (word & (1u << spec->cls)) ? FDP_CLOEXEC : 0;
+	rq->extra = word & (POLICY_KEEPS | POLICY_REPORT);
+	rq->call = call;
+	rq->caller = caller;
 	if (!(rq->want | rq->force) && !spec->flagged_call)
 		return rq->path = FDREQ_PLAIN;
 	if (__builtin_expect(cap_native(spec->cap), 1))
@@ -98,16 +108,23 @@ static inline enum fdreq_path fdreq_start(struct fdreq *rq,
 }
 
 /*
+ * The wrapper's name and its caller, for the audit.  A helper shared by
+ * several wrappers is WRAPPER_HELPER (inlined, so that the return address
+ * is still the program's) and takes the name as an argument.
+ */
+#define FDREQ_WHO __func__, __builtin_return_address(0)
+#define WRAPPER_HELPER static inline __attribute__((always_inline))
+#define fdreq_begin_as(rq, spec, flags, wait_fd, call)                         \
+	fdreq_start((rq), (spec), (flags), (wait_fd), true, false, (call),     \
+		    __builtin_return_address(0))
+
+/*
  * wait_fd: for a call that can block until wait_fd is readable (accept,
  * recvmsg), the fallback path waits for that outside the lock, so a fork
  * never waits behind a blocked creator.  -1 for calls that do not block.
  */
-static inline enum fdreq_path fdreq_begin(struct fdreq *rq,
-					  const struct fd_spec *spec,
-					  int flags, int wait_fd)
-{
-	return fdreq_start(rq, spec, flags, wait_fd, true);
-}
+#define fdreq_begin(rq, spec, flags, wait_fd)                                  \
+	fdreq_start((rq), (spec), (flags), (wait_fd), true, false, FDREQ_WHO)
 
 /*
  * For opens: one of a FIFO or of a terminal can block with nothing to
@@ -116,27 +133,37 @@ static inline enum fdreq_path fdreq_begin(struct fdreq *rq,
  * a fork meanwhile sweeps its child (forklock_child).  Other opens hold
  * the creator side as any creator does.
  */
-static inline enum fdreq_path fdreq_begin_open(struct fdreq *rq,
-					       const struct fd_spec *spec,
-					       int flags, int dirfd,
-					       const char *path)
+static inline __attribute__((always_inline)) enum fdreq_path
+fdreq_start_open(struct fdreq *rq, const struct fd_spec *spec, int flags,
+		 int dirfd, const char *path, const char *call, void *caller)
 {
-	if (fdreq_start(rq, spec, flags, FDREQ_WAIT_LATER, true) ==
-	    FDREQ_FALLBACK)
+	/* A path the policy keeps is not forced, not even for an instant. */
+	bool may_force = !(policy_word() & POLICY_KEEPS) ||
+			 !policy_keeps_path(path);
+
+	if (fdreq_start(rq, spec, flags, FDREQ_WAIT_LATER, may_force, false,
+			call, caller) == FDREQ_FALLBACK)
 		fdreq_fallback_open(rq, dirfd, path, flags);
 	return rq->path;
 }
 
+#define fdreq_begin_open(rq, spec, flags, dirfd, path)                         \
+	fdreq_start_open((rq), (spec), (flags), (dirfd), (path), FDREQ_WHO)
+
 /*
- * For calls that name the new fd's number (dup2, dup3): onto 0, 1 or 2
- * nothing is forced at all, not even for an instant.
+ * For calls that name the new fd's number (dup2, dup3): onto 0, 1 or 2,
+ * or onto a number the policy keeps, nothing is forced at all, not even
+ * for an instant.
  */
-static inline enum fdreq_path fdreq_begin_onto(struct fdreq *rq,
-					       const struct fd_spec *spec,
-					       int flags, int target)
+static inline bool fdreq_may_force_onto(int target)
 {
-	return fdreq_start(rq, spec, flags, -1, (unsigned)target > 2);
+	return (unsigned)target > 2 &&
+	       (!(policy_word() & POLICY_KEEPS) || !policy_keeps_fd(target));
 }
+
+#define fdreq_begin_onto(rq, spec, flags, target)                              \
+	fdreq_start((rq), (spec), (flags), -1, fdreq_may_force_onto(target),   \
+		    true, FDREQ_WHO)
 
 /* The flags argument for the call on this path. */
 static inline int fdreq_flags(const struct fdreq *rq)
@@ -152,7 +179,7 @@ static inline int fdreq_flags(const struct fdreq *rq)
  */
 static inline bool fdreq_done_natively(const struct fdreq *rq, int fd)
 {
-	return rq->path == FDREQ_NATIVE && fd > 2 &&
+	return rq->path == FDREQ_NATIVE && fd > 2 && !rq->extra &&
 	       ((rq->want | rq->force) & FDP_CLOEXEC);
 }
 

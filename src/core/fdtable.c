@@ -7,28 +7,64 @@
 #include <sys/resource.h>
 
 #include "fdtable.h"
+#include "policy.h"
 #include "sys.h"
 
 _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS];
+static _Atomic(struct fd_origin *) origin_chunks[FDT_CHUNKS];
 
-static uint8_t *chunk_for(int fd)
+/* The chunk for fd in a table, mapped (zeroed) on first use. */
+static void *chunk_in(_Atomic(void *) *slots, int fd, size_t size)
 {
-	_Atomic(uint8_t *) *slot = &fdtable_chunks[fd >> FDT_CHUNK_SHIFT];
-	uint8_t *chunk = atomic_load_explicit(slot, memory_order_acquire);
-	uint8_t *expected = NULL;
+	_Atomic(void *) *slot = &slots[fd >> FDT_CHUNK_SHIFT];
+	void *chunk = atomic_load_explicit(slot, memory_order_acquire);
+	void *expected = NULL;
 	long mem;
 
 	if (chunk)
 		return chunk;
-	mem = sys_call6(SYS_MMAP, 0, FDT_CHUNK, PROT_READ | PROT_WRITE,
+	mem = sys_call6(SYS_MMAP, 0, size, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if ((unsigned long)mem > -4096UL)
 		return NULL;
-	if (atomic_compare_exchange_strong(slot, &expected, (uint8_t *)mem))
-		return (uint8_t *)mem;
+	if (atomic_compare_exchange_strong(slot, &expected, (void *)mem))
+		return (void *)mem;
 	/* Another thread mapped it first. */
-	sys_call(SYS_munmap, mem, FDT_CHUNK, 0, 0, 0);
+	sys_call(SYS_munmap, mem, size, 0, 0, 0);
 	return expected;
+}
+
+static uint8_t *chunk_for(int fd)
+{
+	return chunk_in((_Atomic(void *) *)fdtable_chunks, fd, FDT_CHUNK);
+}
+
+void fdtable_note_origin(int fd, const char *call, void *caller)
+{
+	struct fd_origin *chunk;
+
+	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
+		return;
+	chunk = chunk_in((_Atomic(void *) *)origin_chunks, fd,
+			 FDT_CHUNK * sizeof(struct fd_origin));
+	if (chunk) {
+		chunk[fd & (FDT_CHUNK - 1)].call = call;
+		chunk[fd & (FDT_CHUNK - 1)].caller = caller;
+	}
+}
+
+bool fdtable_origin(int fd, struct fd_origin *out)
+{
+	struct fd_origin *chunk;
+
+	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
+		return false;
+	chunk = atomic_load_explicit(&origin_chunks[fd >> FDT_CHUNK_SHIFT],
+				     memory_order_acquire);
+	if (!chunk || !chunk[fd & (FDT_CHUNK - 1)].call)
+		return false;
+	*out = chunk[fd & (FDT_CHUNK - 1)];
+	return true;
 }
 
 static void set_bits(int fd, unsigned bits)
@@ -45,6 +81,11 @@ static void set_bits(int fd, unsigned bits)
 void fdtable_set_keep(int fd)
 {
 	set_bits(fd, FDT_KEEP);
+}
+
+void fdtable_set_deliberate(int fd)
+{
+	set_bits(fd, FDT_KEEP | FDT_DELIBERATE);
 }
 
 /* A linux_dirent64, as getdents64(2) returns them. */
@@ -77,11 +118,7 @@ static bool inheritable(int fd)
 	return flags >= 0 && !(flags & FD_CLOEXEC);
 }
 
-/*
- * Call fn on every open fd at 3 and above: from /proc/self/fd, or without
- * /proc, by asking every number up to the soft limit (at most 64K).
- */
-static int for_each_fd(int (*fn)(int fd))
+int fdtable_for_each(int (*fn)(int fd, void *ctx), void *ctx)
 {
 	long long buf[512];
 	long dir = sys_openat(AT_FDCWD, "/proc/self/fd",
@@ -97,7 +134,7 @@ static int for_each_fd(int (*fn)(int fd))
 
 				fd = parse_fd(d->name);
 				if (fd >= 3 && fd != dir)
-					count += fn(fd);
+					count += fn(fd, ctx);
 				off += d->reclen;
 			}
 		}
@@ -112,13 +149,14 @@ static int for_each_fd(int (*fn)(int fd))
 		limit = rl[0] < 65536 ? (long)rl[0] : 65536;
 		for (fd = 3; fd < limit; fd++)
 			if (sys_fcntl(fd, F_GETFD, 0) >= 0)
-				count += fn(fd);
+				count += fn(fd, ctx);
 	}
 	return count;
 }
 
-static int note_inherited(int fd)
+static int note_inherited(int fd, void *ctx)
 {
+	(void)ctx;
 	if (inheritable(fd))
 		set_bits(fd, FDT_INHERITED);
 	return 0;
@@ -130,18 +168,58 @@ static int note_inherited(int fd)
  */
 __attribute__((constructor)) void fdtable_scan_inherited(void)
 {
-	for_each_fd(note_inherited);
+	fdtable_for_each(note_inherited, NULL);
 }
 
-static int sweep_one(int fd)
+static bool kept(int fd, bool policy_keeps)
 {
-	if (!inheritable(fd) || (fdtable_get(fd) & (FDT_KEEP | FDT_INHERITED)))
+	return (fdtable_get(fd) & (FDT_KEEP | FDT_INHERITED)) ||
+	       (policy_keeps && policy_keeps_fd(fd));
+}
+
+static int sweep_one(int fd, void *policy_keeps)
+{
+	if (!inheritable(fd) || kept(fd, policy_keeps != NULL))
 		return 0;
 	sys_fcntl(fd, F_SETFD, FD_CLOEXEC);
 	return 1;
 }
 
-int fdtable_sweep(void)
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1u << 2)
+#endif
+
+/*
+ * The kept fds split the numbers from 3 up into ranges, each marked with
+ * one close_range(); the kept ones are those in the mapped chunks and the
+ * policy's keep= ranges.  False if the kernel has no CLOSE_RANGE_CLOEXEC.
+ */
+static bool sweep_ranges(bool policy_keeps)
 {
-	return for_each_fd(sweep_one);
+	const struct policy *p = policy_keeps ? policy_get() : NULL;
+	unsigned first = 3, limit = 0, fd, i;
+
+	for (i = 0; i < FDT_CHUNKS; i++)
+		if (atomic_load_explicit(&fdtable_chunks[i],
+					 memory_order_acquire))
+			limit = (i + 1) * FDT_CHUNK;
+	for (i = 0; p && i < p->nkeep; i++)
+		if ((unsigned)p->keep[i].hi + 1 > limit)
+			limit = (unsigned)p->keep[i].hi + 1;
+	for (fd = 3; fd < limit; fd++) {
+		if (!kept((int)fd, policy_keeps))
+			continue;
+		if (fd > first && sys_call(SYS_close_range, first, fd - 1,
+					   CLOSE_RANGE_CLOEXEC, 0, 0) < 0)
+			return false;
+		first = fd + 1;
+	}
+	return sys_call(SYS_close_range, first, ~0u, CLOSE_RANGE_CLOEXEC, 0,
+			0) == 0;
+}
+
+void fdtable_sweep(bool policy_keeps)
+{
+	if (!sweep_ranges(policy_keeps))
+		fdtable_for_each(sweep_one, policy_keeps ? (void *)1 : NULL);
 }

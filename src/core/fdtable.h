@@ -17,8 +17,14 @@
 #include <stdint.h>
 
 enum {
-	FDT_KEEP = 1 << 0,	/* inheritable on purpose */
+	FDT_KEEP = 1 << 0,	/* to stay inheritable: never swept */
 	FDT_INHERITED = 1 << 1, /* open, and inheritable, at start */
+	/*
+	 * The program made it inheritable itself (F_SETFD, FIONCLEX, dup2
+	 * onto a number it chose) or announced it to a child (LISTEN_FDS):
+	 * the audit reports it as passed on purpose, not as a leak.
+	 */
+	FDT_DELIBERATE = 1 << 2,
 };
 
 #define FDT_CHUNK_SHIFT 12
@@ -29,13 +35,38 @@ extern _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS]
 	__attribute__((visibility("hidden")));
 
 void fdtable_set_keep(int fd) __attribute__((visibility("hidden")));
+void fdtable_set_deliberate(int fd) __attribute__((visibility("hidden")));
 void fdtable_scan_inherited(void) __attribute__((visibility("hidden")));
 /*
- * Mark close-on-exec every fd at 3 and above that is inheritable and not
- * known as kept or inherited.  Raw system calls only: callable in a fork
- * child and in a signal handler.  Returns how many it marked.
+ * Call fn on every open fd at 3 and above (from /proc/self/fd, or without
+ * /proc, every number up to the soft limit); returns the sum of what fn
+ * returned.  Raw system calls only.
  */
-int fdtable_sweep(void) __attribute__((visibility("hidden")));
+int fdtable_for_each(int (*fn)(int fd, void *ctx), void *ctx)
+	__attribute__((visibility("hidden")));
+/*
+ * Mark close-on-exec every fd at 3 and above that is inheritable and not
+ * known as kept or inherited, nor kept by the policy when policy_keeps is
+ * set.  With close_range(CLOSE_RANGE_CLOEXEC) (Linux 5.11) it takes one
+ * call per kept fd; else one fcntl per open fd.  Raw system calls only:
+ * callable in a fork child and in a signal handler.
+ */
+void fdtable_sweep(bool policy_keeps) __attribute__((visibility("hidden")));
+
+/*
+ * Where each fd came from, for the audit: the call that made it and the
+ * address it was called from.  Kept only when reports are on (16 bytes
+ * per fd, in chunks mapped on first use).
+ */
+struct fd_origin {
+	const char *call;
+	void *caller;
+};
+
+void fdtable_note_origin(int fd, const char *call, void *caller)
+	__attribute__((visibility("hidden")));
+bool fdtable_origin(int fd, struct fd_origin *out)
+	__attribute__((visibility("hidden")));
 
 static inline unsigned fdtable_get(int fd)
 {
@@ -61,7 +92,7 @@ static inline void fdtable_clear_keep(int fd)
 	chunk = atomic_load_explicit(&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
 				     memory_order_relaxed);
 	if (chunk)
-		chunk[fd & (FDT_CHUNK - 1)] &= ~FDT_KEEP;
+		chunk[fd & (FDT_CHUNK - 1)] &= ~(FDT_KEEP | FDT_DELIBERATE);
 }
 
 #endif /* CLOEXEC_FDTABLE_H */

@@ -13,6 +13,18 @@
 
 _Atomic uint32_t forklock_room;
 static atomic_int in_flight;
+/* This process's pid: set at load and in each fork child. */
+static long own_pid;
+
+static long getpid_raw(void)
+{
+	return sys_call(SYS_getpid, 0, 0, 0, 0, 0);
+}
+
+bool forklock_in_vfork_child(void)
+{
+	return getpid_raw() != own_pid;
+}
 
 void forklock_in_flight(int delta)
 {
@@ -179,11 +191,12 @@ void forklock_child(void)
 			word = ROOM_SPAWNER;
 	}
 	atomic_store_explicit(&forklock_room, word, memory_order_relaxed);
+	own_pid = getpid_raw();
 	others_in_flight = atomic_load_explicit(&in_flight,
 						memory_order_relaxed);
 	atomic_store_explicit(&in_flight, 0, memory_order_relaxed);
 	if (others_in_flight > 0)
-		fdtable_sweep();
+		fdtable_sweep(false);
 }
 
 /*
@@ -192,5 +205,6 @@ void forklock_child(void)
  */
 __attribute__((constructor)) static void forklock_register(void)
 {
+	own_pid = getpid_raw();
 	pthread_atfork(forklock_prepare, forklock_parent, forklock_child);
 }

@@ -23,6 +23,7 @@
 #define CLOEXEC_FORKLOCK_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 enum forklock_side {
@@ -50,6 +51,12 @@ void forklock_exit(void) __attribute__((visibility("hidden")));
  * that was copied while one was in flight sweeps (fdtable_sweep).
  */
 void forklock_in_flight(int delta) __attribute__((visibility("hidden")));
+
+/*
+ * In a vfork child (or another child that shares this memory): its writes
+ * land in the parent's lock and tables, so it must make none.
+ */
+bool forklock_in_vfork_child(void) __attribute__((visibility("hidden")));
 
 /* pthread_atfork handlers, exposed for the tests. */
 void forklock_prepare(void) __attribute__((visibility("hidden")));

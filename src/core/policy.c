@@ -2,24 +2,40 @@
 /*
  * Policy grammar (libcloexec(7) has the user's version):
  *
- *	policy  := item { sep item }		sep: blanks, newlines or ';'
- *	item    := mode | "mode=" mode | "classes=" classes
- *	mode    := "enforce" | "off"
- *	classes := class { "," class }		class: a name, "all", "none"
- *						or "default"; "-" before one
- *						removes it
+ *	policy := item { sep item }	sep: blanks, newlines or ';'
+ *					(in the file, '#' to the end of a
+ *					line is a comment)
+ *	item   := "enforce" | "audit" | "off"	the mode
+ *		| "mode=" (enforce | audit | off)
+ *		| "classes=" list	socket, accept, pipe, file, stdio, dup,
+ *					dup2, event, pty, message, all,
+ *					default (all but dup2), none
+ *		| "keep=" fds		3,5-7: never forced, never swept
+ *		| "keep-path=" list	patterns (* ? [...]) of opened paths
+ *		| "exempt=" list	program names or paths (patterns):
+ *					nothing forced in them
+ *		| "scope=" (tree | process)
+ *		| "report=" bool	audit lines at exec when enforcing too
+ *		| "sweep=" bool		the exec-time sweep
+ *		| "log=" path		audit lines there, not to stderr
+ *	bool   := on | off | yes | no | 1 | 0
  *
- * A classes list that starts with a removal starts from the default
- * classes (all but dup2), otherwise from none.  Later items override earlier ones, so a wrapper
- * command can append to what the user already set.
+ * In a list, "-" before an item removes it; a list that starts with a
+ * removal starts from the default (classes: default; exempt: the programs
+ * whose job is to hand fds to children), any other from nothing.  Later
+ * items override earlier ones, so a wrapper command can append.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 
 #include "policy.h"
+#include "sys.h"
+#include "thread.h"
 
 _Atomic uint32_t policy_hot;
 
@@ -28,9 +44,22 @@ static const char *const class_names[FD_CLASS_COUNT] = {
 	[FD_CLASS_PIPE] = "pipe",     [FD_CLASS_FILE] = "file",
 	[FD_CLASS_STDIO] = "stdio",   [FD_CLASS_DUP] = "dup",
 	[FD_CLASS_DUP2] = "dup2",     [FD_CLASS_EVENT] = "event",
-	[FD_CLASS_PTY] = "pty",
-	[FD_CLASS_MESSAGE] = "message",
+	[FD_CLASS_PTY] = "pty",	      [FD_CLASS_MESSAGE] = "message",
 };
+
+/*
+ * Programs whose job is to hand fds to the programs they run, in ways a
+ * creation-time flag breaks: shells (exec 3<file gets fd 3 straight from
+ * openat), flock (cmd holds the lock fd), systemd-socket-activate (its
+ * socket lands on fd 3, no dup2), and the socket-passing supervisors.
+ */
+static const char *const default_exempt[] = {
+	"sh", "bash", "dash", "ash", "ksh", "ksh93", "mksh", "zsh", "busybox",
+	"flock", "systemd-socket-activate", "s6-fdholderd", "s6-ipcserverd",
+	"tcpserver", "execlineb",
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *fd_class_name(enum fd_class c)
 {
@@ -39,8 +68,11 @@ const char *fd_class_name(enum fd_class c)
 
 void policy_default(struct policy *p)
 {
+	memset(p, 0, sizeof(*p));
 	p->mode = POLICY_ENFORCE;
+	p->scope = SCOPE_TREE;
 	p->classes = FD_CLASS_DEFAULT;
+	p->log_off = -1;
 }
 
 static bool token_is(const char *tok, size_t len, const char *word)
@@ -72,6 +104,8 @@ static bool parse_mode(struct policy *p, const char *tok, size_t len)
 {
 	if (token_is(tok, len, "enforce"))
 		p->mode = POLICY_ENFORCE;
+	else if (token_is(tok, len, "audit"))
+		p->mode = POLICY_AUDIT;
 	else if (token_is(tok, len, "off"))
 		p->mode = POLICY_OFF;
 	else
@@ -79,41 +113,145 @@ static bool parse_mode(struct policy *p, const char *tok, size_t len)
 	return true;
 }
 
-static int parse_classes(struct policy *p, const char *list, size_t len,
-			 const char *source, struct diag *errs)
+static bool parse_bool(const char *tok, size_t len, bool *out)
 {
-	unsigned set = (len && list[0] == '-') ? FD_CLASS_DEFAULT : 0;
+	if (token_is(tok, len, "on") || token_is(tok, len, "yes") ||
+	    token_is(tok, len, "1"))
+		*out = true;
+	else if (token_is(tok, len, "off") || token_is(tok, len, "no") ||
+		 token_is(tok, len, "0"))
+		*out = false;
+	else
+		return false;
+	return true;
+}
+
+/* Call fn on each comma-separated item; returns how many it refused. */
+static int each_item(struct policy *p, const char *list, size_t len,
+		     const char *source, struct diag *errs,
+		     int (*fn)(struct policy *, const char *, size_t,
+			       const char *, struct diag *))
+{
 	const char *end = list + len;
 	int bad = 0;
 
 	while (list < end) {
 		const char *comma = memchr(list, ',', end - list);
 		const char *item_end = comma ? comma : end;
-		bool remove = *list == '-';
-		const char *name = list + remove;
-		size_t n = item_end - name;
-		unsigned bits = 0;
-		int c;
 
-		if (token_is(name, n, "all")) {
-			bits = FD_CLASS_ALL;
-		} else if (token_is(name, n, "default")) {
-			bits = FD_CLASS_DEFAULT;
-		} else if (token_is(name, n, "none")) {
-			bits = 0;
-		} else {
-			for (c = 0; c < FD_CLASS_COUNT; c++)
-				if (token_is(name, n, class_names[c]))
-					bits = 1u << c;
-			if (!bits)
-				bad += report(errs, source, "unknown class",
-					      list, item_end - list);
-		}
-		set = remove ? set & ~bits : set | bits;
+		bad += fn(p, list, item_end - list, source, errs);
 		list = comma ? comma + 1 : end;
 	}
-	p->classes = set;
 	return bad;
+}
+
+static int class_item(struct policy *p, const char *item, size_t n,
+		      const char *source, struct diag *errs)
+{
+	bool remove = n && *item == '-';
+	const char *name = item + remove;
+	size_t len = n - remove;
+	unsigned bits = 0;
+	int c;
+
+	if (token_is(name, len, "all")) {
+		bits = FD_CLASS_ALL;
+	} else if (token_is(name, len, "default")) {
+		bits = FD_CLASS_DEFAULT;
+	} else if (!token_is(name, len, "none")) {
+		for (c = 0; c < FD_CLASS_COUNT; c++)
+			if (token_is(name, len, class_names[c]))
+				bits = 1u << c;
+		if (!bits)
+			return report(errs, source, "unknown class", item, n);
+	}
+	p->classes = remove ? p->classes & ~bits : p->classes | bits;
+	return 0;
+}
+
+static bool parse_int(const char *s, size_t len, int *out)
+{
+	long v = 0;
+	size_t i;
+
+	if (!len || len > 9)
+		return false;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = (int)v;
+	return true;
+}
+
+static int keep_item(struct policy *p, const char *item, size_t n,
+		     const char *source, struct diag *errs)
+{
+	const char *dash = memchr(item, '-', n);
+	int lo, hi;
+
+	if (dash ? !parse_int(item, dash - item, &lo) ||
+			   !parse_int(dash + 1, n - (dash + 1 - item), &hi) ||
+			   hi < lo
+		 : !parse_int(item, n, &lo))
+		return report(errs, source, "bad fd number", item, n);
+	if (!dash)
+		hi = lo;
+	if (p->nkeep == POLICY_KEEP_MAX)
+		return report(errs, source, "too many keep= ranges", item, n);
+	p->keep[p->nkeep].lo = lo;
+	p->keep[p->nkeep].hi = hi;
+	p->nkeep++;
+	return 0;
+}
+
+/* The item, as an offset into p->text (where it already lies). */
+static bool list_add(struct policy *p, struct policy_list *l,
+		     const char *item, size_t n)
+{
+	if (l->n == POLICY_LIST_MAX)
+		return false;
+	l->item[l->n].off = (unsigned short)(item - p->text);
+	l->item[l->n].len = (unsigned short)n;
+	l->n++;
+	return true;
+}
+
+static int keep_path_item(struct policy *p, const char *item, size_t n,
+			  const char *source, struct diag *errs)
+{
+	if (!n)
+		return report(errs, source, "empty pattern", item, n);
+	if (!list_add(p, &p->keep_path, item, n))
+		return report(errs, source, "too many patterns", item, n);
+	return 0;
+}
+
+/*
+ * exempt=: names and paths added, "-name" recorded as a removal (it may
+ * take one of the defaults out), "default" brings the defaults back.
+ */
+static int exempt_item(struct policy *p, const char *item, size_t n,
+		       const char *source, struct diag *errs)
+{
+	bool remove = n && *item == '-';
+
+	if (token_is(item, n, "none")) {
+		p->exempt_list.n = 0;
+		p->exempt_set = true;
+		return 0;
+	}
+	if (token_is(item, n, "default")) {
+		p->exempt_set = false;
+		return 0;
+	}
+	if (n == (size_t)remove)
+		return report(errs, source, "empty program name", item, n);
+	if (!list_add(p, remove ? &p->unexempt_list : &p->exempt_list,
+		      item + remove, n - remove))
+		return report(errs, source, "too many programs", item, n);
+	return 0;
 }
 
 static int parse_item(struct policy *p, const char *tok, size_t len,
@@ -122,6 +260,7 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 	const char *eq = memchr(tok, '=', len);
 	const char *val;
 	size_t klen, vlen;
+	bool b;
 
 	if (!eq) {
 		if (parse_mode(p, tok, len))
@@ -136,10 +275,50 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 			return 0;
 		return report(errs, source, "unknown mode", tok, len);
 	}
+	if (token_is(tok, klen, "report") || token_is(tok, klen, "sweep")) {
+		if (!parse_bool(val, vlen, &b))
+			return report(errs, source, "not on or off", tok, len);
+		if (*tok == 'r')
+			p->report = b;
+		else
+			p->sweep = b;
+		return 0;
+	}
+	if (token_is(tok, klen, "scope")) {
+		if (token_is(val, vlen, "tree"))
+			p->scope = SCOPE_TREE;
+		else if (token_is(val, vlen, "process"))
+			p->scope = SCOPE_PROCESS;
+		else
+			return report(errs, source, "unknown scope", tok, len);
+		return 0;
+	}
+	if (token_is(tok, klen, "log")) {
+		if (!vlen || *val != '/')
+			return report(errs, source, "log path not absolute",
+				      tok, len);
+		p->log_off = (int)(val - p->text);
+		p->log_len = (int)vlen;
+		return 0;
+	}
+	if (!vlen)
+		return report(errs, source, "empty list", tok, len);
 	if (token_is(tok, klen, "classes")) {
-		if (!vlen)
-			return report(errs, source, "empty list", tok, len);
-		return parse_classes(p, val, vlen, source, errs);
+		if (*val != '-')
+			p->classes = 0;
+		else
+			p->classes = FD_CLASS_DEFAULT;
+		return each_item(p, val, vlen, source, errs, class_item);
+	}
+	if (token_is(tok, klen, "keep"))
+		return each_item(p, val, vlen, source, errs, keep_item);
+	if (token_is(tok, klen, "keep-path"))
+		return each_item(p, val, vlen, source, errs, keep_path_item);
+	if (token_is(tok, klen, "exempt")) {
+		p->exempt_set = *val != '-';
+		p->exempt_list.n = 0;
+		p->unexempt_list.n = 0;
+		return each_item(p, val, vlen, source, errs, exempt_item);
 	}
 	return report(errs, source, "unknown setting", tok, len);
 }
@@ -152,21 +331,140 @@ static bool is_sep(char c)
 int policy_parse(struct policy *p, const char *text, const char *source,
 		 struct diag *errs)
 {
+	size_t len = strlen(text);
+	char *copy = p->text + p->text_len;
 	int bad = 0;
 
-	while (*text) {
+	/* Items point into the copy: it must hold the whole text. */
+	if (p->text_len + len + 1 > sizeof(p->text))
+		return report(errs, source, "policy too long, from", text, 16);
+	memcpy(copy, text, len + 1);
+	p->text_len += len + 1;
+	while (*copy) {
 		const char *tok;
 
-		while (is_sep(*text))
-			text++;
-		if (!*text)
+		while (is_sep(*copy))
+			copy++;
+		if (!*copy)
 			break;
-		tok = text;
-		while (*text && !is_sep(*text))
-			text++;
-		bad += parse_item(p, tok, text - tok, source, errs);
+		tok = copy;
+		while (*copy && !is_sep(*copy))
+			copy++;
+		bad += parse_item(p, tok, copy - tok, source, errs);
 	}
 	return bad;
+}
+
+/*
+ * A shell-style pattern match, written here because fnmatch() may
+ * allocate in some locales, and this runs inside wrappers.
+ */
+bool policy_glob(const char *pat, size_t len, const char *s)
+{
+	const char *end = pat + len;
+
+	while (pat < end) {
+		if (*pat == '*') {
+			pat++;
+			do {
+				if (policy_glob(pat, end - pat, s))
+					return true;
+			} while (*s++);
+			return false;
+		}
+		if (!*s)
+			return false;
+		if (*pat == '[') {
+			const char *close = memchr(pat + 1, ']', end - pat - 1);
+			bool negate, hit = false;
+			const char *c;
+
+			if (!close)
+				return false;
+			negate = pat[1] == '!' || pat[1] == '^';
+			for (c = pat + 1 + negate; c < close; c++) {
+				if (c + 2 < close && c[1] == '-') {
+					hit |= *s >= c[0] && *s <= c[2];
+					c += 2;
+				} else {
+					hit |= *s == *c;
+				}
+			}
+			if (hit == negate)
+				return false;
+			pat = close + 1;
+			s++;
+			continue;
+		}
+		if (*pat != '?' && *pat != *s)
+			return false;
+		pat++;
+		s++;
+	}
+	return !*s;
+}
+
+static bool list_match(const struct policy *p, const struct policy_list *l,
+		       const char *s)
+{
+	unsigned i;
+
+	for (i = 0; i < l->n; i++)
+		if (policy_glob(p->text + l->item[i].off, l->item[i].len, s))
+			return true;
+	return false;
+}
+
+/* A name matches the program's name; a path, its executable. */
+static bool program_matches(const char *item, size_t len, const char *exe,
+			    const char *name, const char *exe_base)
+{
+	if (memchr(item, '/', len))
+		return exe && policy_glob(item, len, exe);
+	return (name && policy_glob(item, len, name)) ||
+	       (exe_base && policy_glob(item, len, exe_base));
+}
+
+void policy_settle(struct policy *p, const char *exe, const char *name)
+{
+	const char *exe_base = exe ? strrchr(exe, '/') : NULL;
+	bool exempt = false;
+	unsigned i;
+
+	exe_base = exe_base ? exe_base + 1 : exe;
+	if (!p->exempt_set)
+		for (i = 0; i < COUNT(default_exempt); i++)
+			exempt |= program_matches(default_exempt[i],
+						  strlen(default_exempt[i]),
+						  exe, name, exe_base);
+	for (i = 0; i < p->exempt_list.n; i++)
+		exempt |= program_matches(p->text + p->exempt_list.item[i].off,
+					  p->exempt_list.item[i].len, exe,
+					  name, exe_base);
+	for (i = 0; i < p->unexempt_list.n; i++)
+		if (program_matches(p->text + p->unexempt_list.item[i].off,
+				    p->unexempt_list.item[i].len, exe, name,
+				    exe_base))
+			exempt = false;
+	p->exempt = exempt;
+}
+
+uint32_t policy_word_of(const struct policy *p)
+{
+	bool enforce = p->mode == POLICY_ENFORCE && !p->exempt;
+	uint32_t w = POLICY_LOADED;
+
+	if (enforce)
+		w |= p->classes;
+	if (p->report || p->mode == POLICY_AUDIT)
+		w |= POLICY_REPORT;
+	if (p->sweep && enforce)
+		w |= POLICY_SWEEP;
+	if (p->nkeep || p->keep_path.n)
+		w |= POLICY_KEEPS;
+	if (p->scope == SCOPE_PROCESS)
+		w |= POLICY_SCOPE_PROCESS;
+	return w;
 }
 
 /* The environment is the user's only in a process that is not setuid. */
@@ -179,30 +477,144 @@ static const char *policy_getenv(const char *name)
 #endif
 }
 
+static struct policy loaded;
+static atomic_int load_state; /* 0: not yet, 1: being loaded, 2: loaded */
+
+/* Decimal, for "file:line" sources. */
+static void put_number(char *buf, unsigned n)
+{
+	char tmp[12];
+	int i = 0;
+
+	do
+		tmp[i++] = (char)('0' + n % 10);
+	while (n /= 10);
+	while (i)
+		*buf++ = tmp[--i];
+	*buf = '\0';
+}
+
+/* The file, line by line (each its own source, for the messages). */
+static void parse_file(struct policy *p, const char *path, struct diag *errs)
+{
+	char buf[POLICY_TEXT_MAX / 2], source[256];
+	long fd = sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0), n;
+	size_t len = 0, plen = strlen(path);
+	unsigned line = 0;
+	char *s, *eol, *hash;
+
+	if (fd < 0) {
+		/* No file is the usual case; any other failure is news. */
+		if (fd != -ENOENT) {
+			diag_puts(errs, "libcloexec: cannot read ");
+			diag_puts(errs, path);
+			diag_puts(errs, ": the defaults apply\n");
+		}
+		return;
+	}
+	while (len < sizeof(buf) - 1 &&
+	       (n = sys_call(SYS_read, fd, buf + len, sizeof(buf) - 1 - len,
+			     0, 0)) > 0)
+		len += n;
+	sys_close(fd);
+	buf[len] = '\0';
+	if (plen > sizeof(source) - 16)
+		plen = sizeof(source) - 16;
+	memcpy(source, path, plen);
+	for (s = buf; *s; s = eol) {
+		eol = strchr(s, '\n');
+		if (eol)
+			*eol++ = '\0';
+		else
+			eol = s + strlen(s);
+		hash = strchr(s, '#');
+		if (hash)
+			*hash = '\0';
+		source[plen] = ':';
+		put_number(source + plen + 1, ++line);
+		policy_parse(p, s, source, errs);
+	}
+}
+
+/* /proc/self/exe, when /proc is there. */
+static const char *own_exe(char *buf, size_t size)
+{
+	long n = sys_call(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", buf,
+			  size - 1, 0);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return buf;
+}
+
+extern char *program_invocation_short_name;
+
+/*
+ * Load it, once.  The first thread here parses into the static policy and
+ * publishes the word; the others wait the few microseconds that takes.  A
+ * signal handler on the loading thread gets the default policy's word for
+ * its call instead of waiting for itself.
+ */
 uint32_t policy_load(void)
 {
-	struct policy p;
+	struct cloexec_thread *self = &cloexec_self;
 	struct diag errs = { .len = 0 };
+	int expected = 0;
 	const char *text;
-	uint32_t word = POLICY_LOADED, seen = 0;
+	char exe[512];
+	uint32_t word;
 
-	policy_default(&p);
+	if (!atomic_compare_exchange_strong(&load_state, &expected, 1)) {
+		if (self->loading_policy)
+			return POLICY_LOADED | FD_CLASS_DEFAULT;
+		while (!(word = atomic_load_explicit(&policy_hot,
+						      memory_order_acquire)))
+			sched_yield();
+		return word;
+	}
+	self->loading_policy = 1;
+	policy_default(&loaded);
 	text = policy_getenv(POLICY_ENV);
-	if (text)
-		policy_parse(&p, text, POLICY_ENV, &errs);
-	if (p.mode == POLICY_ENFORCE)
-		word |= p.classes;
+	if (text) {
+		policy_parse(&loaded, text, POLICY_ENV, &errs);
+	} else {
+		text = policy_getenv(POLICY_FILE_ENV);
+		parse_file(&loaded, text ? text : POLICY_FILE_DEFAULT, &errs);
+	}
+	policy_settle(&loaded, own_exe(exe, sizeof(exe)),
+		      program_invocation_short_name);
+	word = policy_word_of(&loaded);
 	text = policy_getenv(POLICY_TEST_NO_LOCK_ENV);
 	if (text && !strcmp(text, "1"))
 		word |= POLICY_NO_LOCK;
-
-	/*
-	 * Several threads may get here at once; parsing is pure, so each
-	 * computes the same word, and only the one that publishes it speaks.
-	 */
-	if (atomic_compare_exchange_strong(&policy_hot, &seen, word))
-		diag_flush(&errs, 2);
-	else
-		word = seen;
+	atomic_store_explicit(&policy_hot, word, memory_order_release);
+	atomic_store(&load_state, 2);
+	self->loading_policy = 0;
+	diag_flush(&errs, 2);
 	return word;
+}
+
+const struct policy *policy_get(void)
+{
+	policy_word();
+	return &loaded;
+}
+
+bool policy_keeps_fd(int fd)
+{
+	const struct policy *p = policy_get();
+	unsigned i;
+
+	for (i = 0; i < p->nkeep; i++)
+		if (fd >= p->keep[i].lo && fd <= p->keep[i].hi)
+			return true;
+	return false;
+}
+
+bool policy_keeps_path(const char *path)
+{
+	const struct policy *p = policy_get();
+
+	return path && list_match(p, &p->keep_path, path);
 }

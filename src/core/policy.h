@@ -1,22 +1,30 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What the library forces, from the CLOEXEC_POLICY environment variable.
+ * What the library does, from the CLOEXEC_POLICY environment variable, or
+ * when it is absent from /etc/libcloexec.conf (same grammar; see
+ * policy.c and libcloexec(7)).
  *
  * The wrappers need one answer on their fast path: does the policy force
- * close-on-exec on this class of fd?  That answer lives in one atomic word,
- * filled in lazily on the first call (reading the environment at start-up
- * would cost every process, fd-creating or not) and never changed after.
+ * close-on-exec on this class of fd, and is there anything more to do
+ * (keep lists, reports)?  That is one atomic word, filled in lazily on the
+ * first call and never changed after.  The rest (lists, paths) is read
+ * at exec time and by the few calls that need it, after the word says the
+ * policy is loaded.
  */
 #ifndef CLOEXEC_POLICY_H
 #define CLOEXEC_POLICY_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "diag.h"
 
 #define POLICY_ENV "CLOEXEC_POLICY"
+/* Where the policy file is, if not the default (ignored when setuid). */
+#define POLICY_FILE_ENV "CLOEXEC_CONFIG"
+#define POLICY_FILE_DEFAULT SYSCONFDIR "/libcloexec.conf"
 /* Test-only: creators skip the fork lock, so the race test can fail. */
 #define POLICY_TEST_NO_LOCK_ENV "LIBCLOEXEC_TEST_NO_FORK_LOCK"
 
@@ -43,35 +51,86 @@ enum fd_class {
 
 enum policy_mode {
 	POLICY_ENFORCE,
+	POLICY_AUDIT,
 	POLICY_OFF,
 };
 
+enum policy_scope {
+	SCOPE_TREE,
+	SCOPE_PROCESS,
+};
+
+/* A list of comma-separated items, as offsets into the policy's text. */
+#define POLICY_LIST_MAX 32
+struct policy_list {
+	unsigned n;
+	struct {
+		unsigned short off, len;
+	} item[POLICY_LIST_MAX];
+};
+
+#define POLICY_TEXT_MAX 4096
+#define POLICY_KEEP_MAX 16
+
 struct policy {
 	enum policy_mode mode;
+	enum policy_scope scope;
 	unsigned classes;
+	bool report; /* audit lines at exec, also when enforcing */
+	bool sweep;  /* the exec-time sweep */
+	bool exempt; /* this program is in the exempt list */
+	unsigned nkeep;
+	struct {
+		int lo, hi;
+	} keep[POLICY_KEEP_MAX];
+	struct policy_list keep_path, exempt_list, unexempt_list;
+	int log_off, log_len; /* log=PATH, or -1 */
+	bool exempt_set;      /* exempt= given: no defaults */
+	/* The text the lists point into: a copy, so setenv cannot move it. */
+	size_t text_len;
+	char text[POLICY_TEXT_MAX];
 };
 
 /* The hot word: class bits that are enforced, plus these. */
 #define POLICY_LOADED (1u << 31)
 #define POLICY_NO_LOCK (1u << 30)
+#define POLICY_REPORT (1u << 29)
+#define POLICY_SWEEP (1u << 28)
+/* keep= or keep-path= given: creators check their fd against them. */
+#define POLICY_KEEPS (1u << 27)
+#define POLICY_SCOPE_PROCESS (1u << 26)
 
 extern _Atomic uint32_t policy_hot __attribute__((visibility("hidden")));
 
 void policy_default(struct policy *p) __attribute__((visibility("hidden")));
 /*
- * Apply a policy string on top of *p.  Each bad token adds one line to
- * *errs naming it and where it came from; the rest still applies.
- * Returns the number of bad tokens.
+ * Apply a policy string on top of *p (text is copied into p).  Each bad
+ * token adds one line to *errs naming it and where it came from; the rest
+ * still applies.  Returns the number of bad tokens.
  */
 int policy_parse(struct policy *p, const char *text, const char *source,
 		 struct diag *errs) __attribute__((visibility("hidden")));
+/* Settle what depends on the program: the exempt list against its name. */
+void policy_settle(struct policy *p, const char *exe, const char *name)
+	__attribute__((visibility("hidden")));
+uint32_t policy_word_of(const struct policy *p)
+	__attribute__((visibility("hidden")));
 const char *fd_class_name(enum fd_class c)
 	__attribute__((visibility("hidden")));
 uint32_t policy_load(void) __attribute__((visibility("hidden")));
 
+/* The whole policy, once the hot word says it is loaded. */
+const struct policy *policy_get(void) __attribute__((visibility("hidden")));
+bool policy_keeps_fd(int fd) __attribute__((visibility("hidden")));
+bool policy_keeps_path(const char *path)
+	__attribute__((visibility("hidden")));
+/* A shell-style pattern: '*', '?', '[...]' (no '/' special casing). */
+bool policy_glob(const char *pattern, size_t len, const char *s)
+	__attribute__((visibility("hidden")));
+
 static inline uint32_t policy_word(void)
 {
-	uint32_t w = atomic_load_explicit(&policy_hot, memory_order_relaxed);
+	uint32_t w = atomic_load_explicit(&policy_hot, memory_order_acquire);
 
 	if (__builtin_expect(!w, 0))
 		w = policy_load();

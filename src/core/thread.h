@@ -16,6 +16,8 @@ struct cloexec_thread {
 	unsigned char lock_depth;
 	/* Which side the outermost entry took (enum forklock_side). */
 	unsigned char lock_side;
+	/* Loading the policy: a signal handler must not wait for it. */
+	unsigned char loading_policy;
 };
 
 extern __thread struct cloexec_thread cloexec_self

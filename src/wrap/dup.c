@@ -95,13 +95,15 @@ CLOEXEC_EXPORT int dup3(int oldfd, int newfd, int flags)
  * fcntl's third argument is an int or a pointer, by command; like glibc,
  * take it as a pointer-sized value and pass it on as it came.
  */
-static int fcntl_dup(int (*real)(int, int, ...), int fd, int cmd, void *arg)
+WRAPPER_HELPER int fcntl_dup(const char *call, int (*real)(int, int, ...),
+			     int fd, int cmd, void *arg)
 {
 	const struct fd_spec *spec =
 		cmd == F_DUPFD ? &spec_dup : &spec_dupfd_cloexec;
 	struct fdreq rq;
 
-	switch (fdreq_begin(&rq, spec, cmd == F_DUPFD ? 0 : O_CLOEXEC, -1)) {
+	switch (fdreq_begin_as(&rq, spec, cmd == F_DUPFD ? 0 : O_CLOEXEC, -1,
+			       call)) {
 	case FDREQ_NATIVE:
 		return fdreq_end(&rq, real(fd, F_DUPFD_CLOEXEC, arg));
 	case FDREQ_FAILED:
@@ -109,6 +111,18 @@ static int fcntl_dup(int (*real)(int, int, ...), int fd, int cmd, void *arg)
 	default:
 		return fdreq_end(&rq, real(fd, F_DUPFD, arg));
 	}
+}
+
+void fdflags_note(int fd, bool cloexec) __attribute__((visibility("hidden")));
+
+/* F_SETFD: what the program says about fd from now on (fdflags.c). */
+static int fcntl_setfd(int (*real)(int, int, ...), int fd, void *arg)
+{
+	int ret = real(fd, F_SETFD, arg);
+
+	if (ret == 0)
+		fdflags_note(fd, (long)arg & FD_CLOEXEC);
+	return ret;
 }
 
 CLOEXEC_EXPORT int fcntl(int fd, int cmd, ...)
@@ -120,7 +134,9 @@ CLOEXEC_EXPORT int fcntl(int fd, int cmd, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
-		return fcntl_dup(REAL(fcntl), fd, cmd, arg);
+		return fcntl_dup(__func__, REAL(fcntl), fd, cmd, arg);
+	if (cmd == F_SETFD)
+		return fcntl_setfd(REAL(fcntl), fd, arg);
 	return REAL(fcntl)(fd, cmd, arg);
 }
 
@@ -133,6 +149,8 @@ CLOEXEC_EXPORT int fcntl64(int fd, int cmd, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
-		return fcntl_dup(REAL(fcntl64), fd, cmd, arg);
+		return fcntl_dup(__func__, REAL(fcntl64), fd, cmd, arg);
+	if (cmd == F_SETFD)
+		return fcntl_setfd(REAL(fcntl64), fd, arg);
 	return REAL(fcntl64)(fd, cmd, arg);
 }

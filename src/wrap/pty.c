@@ -120,13 +120,14 @@ fail_master:
 	return -1;
 }
 
-static int openpty_impl(int *amaster, int *aslave, char *name,
-			const struct termios *termp, const struct winsize *winp)
+WRAPPER_HELPER int openpty_impl(const char *call, int *amaster, int *aslave,
+				char *name, const struct termios *termp,
+				const struct winsize *winp)
 {
 	struct fdreq rq;
 	int ret;
 
-	if (fdreq_begin(&rq, &spec_pty, 0, -1) == FDREQ_NATIVE)
+	if (fdreq_begin_as(&rq, &spec_pty, 0, -1, call) == FDREQ_NATIVE)
 		ret = openpty_with(fdreq_flags(&rq), amaster, aslave, name,
 				   termp, winp);
 	else
@@ -143,7 +144,7 @@ CLOEXEC_EXPORT int openpty(int *amaster, int *aslave, char *name,
 			   const struct termios *termp,
 			   const struct winsize *winp)
 {
-	return openpty_impl(amaster, aslave, name, termp, winp);
+	return openpty_impl(__func__, amaster, aslave, name, termp, winp);
 }
 
 CLOEXEC_EXPORT pid_t forkpty(int *amaster, char *name,
@@ -153,7 +154,7 @@ CLOEXEC_EXPORT pid_t forkpty(int *amaster, char *name,
 	int master, slave;
 	pid_t pid;
 
-	if (openpty_impl(&master, &slave, name, termp, winp))
+	if (openpty_impl(__func__, &master, &slave, name, termp, winp))
 		return -1;
 	pid = fork();
 	if (pid < 0) {

@@ -62,12 +62,13 @@ CLOEXEC_EXPORT int socketpair(int domain, int type, int protocol, int sv[2])
 		sv);
 }
 
-static int accept_with(const struct fd_spec *spec, int fd, sockaddr_arg sa,
-		       socklen_t *len, int flags)
+WRAPPER_HELPER int accept_with(const char *call, const struct fd_spec *spec,
+			       int fd, sockaddr_arg sa, socklen_t *len,
+			       int flags)
 {
 	struct fdreq rq;
 
-	switch (fdreq_begin(&rq, spec, flags, fd)) {
+	switch (fdreq_begin_as(&rq, spec, flags, fd, call)) {
 	case FDREQ_PLAIN:
 		return REAL(accept)(fd, sa, len);
 	case FDREQ_NATIVE:
@@ -82,12 +83,12 @@ static int accept_with(const struct fd_spec *spec, int fd, sockaddr_arg sa,
 
 CLOEXEC_EXPORT int accept(int fd, sockaddr_arg sa, socklen_t *len)
 {
-	return accept_with(&spec_accept, fd, sa, len, 0);
+	return accept_with(__func__, &spec_accept, fd, sa, len, 0);
 }
 
 CLOEXEC_EXPORT int accept4(int fd, sockaddr_arg sa, socklen_t *len, int flags)
 {
-	return accept_with(&spec_accept4, fd, sa, len, flags);
+	return accept_with(__func__, &spec_accept4, fd, sa, len, flags);
 }
 
 /*
@@ -113,5 +114,5 @@ CLOEXEC_EXPORT int cloexec_paccept(int fd, struct sockaddr *addr,
 		    ppoll(&p, 1, NULL, sigmask) < 0)
 			return -1;
 	}
-	return accept_with(&spec_accept4, fd, addr, addrlen, flags);
+	return accept_with(__func__, &spec_accept4, fd, addr, addrlen, flags);
 }

@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/exec.h"
 #include "core/export.h"
 #include "core/forklock.h"
 #include "core/probe.h"
@@ -89,6 +90,9 @@ REAL_SLOT(_Fork, no_fork);
 #endif
 #if HAVE_EXECVEAT
 REAL_SLOT(execveat, raw_execveat);
+#else
+int execveat(int dirfd, const char *path, char *const argv[],
+	     char *const envp[], int flags);
 #endif
 
 static int spawn(int (*real)(pid_t *, const char *,
@@ -100,10 +104,13 @@ static int spawn(int (*real)(pid_t *, const char *,
 		 const posix_spawnattr_t *attr, char *const argv[],
 		 char *const envp[])
 {
+	char *slots[exec_env_slots(envp)], preload[EXEC_PRELOAD_MAX];
+	char *const *env = exec_env(envp, slots, preload);
 	int ret;
 
 	forklock_enter(FORKLOCK_SPAWN);
-	ret = real(pid, path, fa, attr, argv, envp);
+	exec_prepare(argv, env, path, false);
+	ret = real(pid, path, fa, attr, argv, env);
 	forklock_exit();
 	return ret;
 }
@@ -284,18 +291,66 @@ CLOEXEC_EXPORT pid_t _Fork(void)
 /*
  * exec without fork replaces this process, with whatever another thread
  * has not marked yet: wait for the windows to close, and hold new ones off
- * until the exec has succeeded or failed.
+ * until the exec has succeeded or failed.  One function for every form, so
+ * that each gets the same preparation (exec.h) and, with scope=process,
+ * the array forms become their envp forms with the cleaned environment.
  */
-static void exec_begin(void)
-{
-	forklock_enter(FORKLOCK_SPAWN);
-}
+enum exec_form { EXEC_VE, EXEC_V, EXEC_VP, EXEC_VPE, EXEC_FD, EXEC_AT };
 
-static int exec_failed(void)
-{
-	int err = errno;
+struct exec_call {
+	enum exec_form form;
+	const char *path; /* or file, for the p forms */
+	int fd;		  /* fexecve, execveat */
+	int flags;	  /* execveat */
+	char *const *argv;
+	char *const *envp; /* NULL: environ */
+};
 
-	forklock_exit();
+WRAPPER_HELPER int exec_run(const struct exec_call *c)
+{
+	char *const *envp = c->envp ? c->envp : environ;
+	char *slots[exec_env_slots(envp)], preload[EXEC_PRELOAD_MAX];
+	char *const *env = exec_env(envp, slots, preload);
+	bool own = env != envp, vfork_child = forklock_in_vfork_child();
+	int err;
+
+	/* A vfork child's lock is its parent's: it must not take it. */
+	if (!vfork_child)
+		forklock_enter(FORKLOCK_SPAWN);
+	exec_prepare(c->argv, env, c->path, vfork_child);
+	switch (c->form) {
+	case EXEC_VE:
+		REAL(execve)(c->path, c->argv, env);
+		break;
+	case EXEC_V:
+		if (own)
+			REAL(execve)(c->path, c->argv, env);
+		else
+			REAL(execv)(c->path, c->argv);
+		break;
+	case EXEC_VP:
+		if (own)
+			REAL(execvpe)(c->path, c->argv, env);
+		else
+			REAL(execvp)(c->path, c->argv);
+		break;
+	case EXEC_VPE:
+		REAL(execvpe)(c->path, c->argv, env);
+		break;
+	case EXEC_FD:
+		REAL(fexecve)(c->fd, c->argv, env);
+		break;
+	case EXEC_AT:
+#if HAVE_EXECVEAT
+		REAL(execveat)(c->fd, c->path, c->argv, env, c->flags);
+#else
+		raw_execveat(c->fd, c->path, c->argv, env, c->flags);
+#endif
+		break;
+	}
+	err = errno;
+	if (!vfork_child)
+		forklock_exit();
 	errno = err;
 	return -1;
 }
@@ -303,53 +358,53 @@ static int exec_failed(void)
 CLOEXEC_EXPORT int execve(const char *path, char *const argv[],
 			  char *const envp[])
 {
-	exec_begin();
-	REAL(execve)(path, argv, envp);
-	return exec_failed();
+	struct exec_call c = { EXEC_VE, path, -1, 0, argv, envp };
+
+	return exec_run(&c);
 }
 
 CLOEXEC_EXPORT int execv(const char *path, char *const argv[])
 {
-	exec_begin();
-	REAL(execv)(path, argv);
-	return exec_failed();
+	struct exec_call c = { EXEC_V, path, -1, 0, argv, NULL };
+
+	return exec_run(&c);
 }
 
 CLOEXEC_EXPORT int execvp(const char *file, char *const argv[])
 {
-	exec_begin();
-	REAL(execvp)(file, argv);
-	return exec_failed();
+	struct exec_call c = { EXEC_VP, file, -1, 0, argv, NULL };
+
+	return exec_run(&c);
 }
 
 CLOEXEC_EXPORT int execvpe(const char *file, char *const argv[],
 			   char *const envp[])
 {
-	exec_begin();
-	REAL(execvpe)(file, argv, envp);
-	return exec_failed();
+	struct exec_call c = { EXEC_VPE, file, -1, 0, argv, envp };
+
+	return exec_run(&c);
 }
 
 CLOEXEC_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	exec_begin();
-	REAL(fexecve)(fd, argv, envp);
-	return exec_failed();
+	struct exec_call c = { EXEC_FD, NULL, fd, 0, argv, envp };
+
+	return exec_run(&c);
 }
 
 #if HAVE_EXECVEAT
 CLOEXEC_EXPORT int execveat(int dirfd, const char *path, char *const argv[],
 			    char *const envp[], int flags)
 {
-	exec_begin();
-	REAL(execveat)(dirfd, path, argv, envp, flags);
-	return exec_failed();
+	struct exec_call c = { EXEC_AT, path, dirfd, flags, argv, envp };
+
+	return exec_run(&c);
 }
 #endif
 
 /*
  * The execl family: the arguments gathered into an array on the stack
- * (exec is async-signal-safe: no malloc), then the array call.
+ * (exec is async-signal-safe: no malloc), then the array form.
  */
 static size_t list_length(va_list *ap)
 {
@@ -379,12 +434,11 @@ CLOEXEC_EXPORT int execl(const char *path, const char *arg0, ...)
 	va_start(ap, arg0);
 	size_t n = list_length(&ap);
 	char *argv[n + 1];
+	struct exec_call c = { EXEC_V, path, -1, 0, argv, NULL };
 
 	list_fill(argv, arg0, n, &ap);
 	va_end(ap);
-	exec_begin();
-	REAL(execv)(path, argv);
-	return exec_failed();
+	return exec_run(&c);
 }
 
 CLOEXEC_EXPORT int execlp(const char *file, const char *arg0, ...)
@@ -394,27 +448,24 @@ CLOEXEC_EXPORT int execlp(const char *file, const char *arg0, ...)
 	va_start(ap, arg0);
 	size_t n = list_length(&ap);
 	char *argv[n + 1];
+	struct exec_call c = { EXEC_VP, file, -1, 0, argv, NULL };
 
 	list_fill(argv, arg0, n, &ap);
 	va_end(ap);
-	exec_begin();
-	REAL(execvp)(file, argv);
-	return exec_failed();
+	return exec_run(&c);
 }
 
 CLOEXEC_EXPORT int execle(const char *path, const char *arg0, ...)
 {
-	char *const *envp;
 	va_list ap;
 
 	va_start(ap, arg0);
 	size_t n = list_length(&ap);
 	char *argv[n + 1];
+	struct exec_call c = { EXEC_VE, path, -1, 0, argv, NULL };
 
 	list_fill(argv, arg0, n, &ap);
-	envp = va_arg(ap, char *const *);
+	c.envp = va_arg(ap, char *const *);
 	va_end(ap);
-	exec_begin();
-	REAL(execve)(path, argv, envp);
-	return exec_failed();
+	return exec_run(&c);
 }

@@ -16,11 +16,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/exec.h"
 #include "core/export.h"
 #include "core/forklock.h"
 #include "core/real.h"
 #include "core/sys.h"
 #include "specs.h"
+
+extern char **environ;
 
 /*
  * fopen() may come first while an allocator starts up inside dlsym(): its
@@ -161,14 +164,15 @@ static const char *mode_with_e(const char *mode, char buf[MODE_MAX])
  * freopen of the same file): natively, the mode with "e"; if the mode
  * cannot take one, the fallback after all.
  */
-static enum fdreq_path stdio_begin(struct fdreq *rq,
-				   const struct fd_spec *spec,
-				   const char *file, const char **mode,
-				   char buf[MODE_MAX])
+WRAPPER_HELPER enum fdreq_path stdio_begin(const char *call, struct fdreq *rq,
+					   const struct fd_spec *spec,
+					   const char *file, const char **mode,
+					   char buf[MODE_MAX])
 {
 	const char *with_e;
 
-	fdreq_begin_open(rq, spec, mode_wants_cloexec(*mode), AT_FDCWD, file);
+	fdreq_start_open(rq, spec, mode_wants_cloexec(*mode), AT_FDCWD, file,
+			 call, __builtin_return_address(0));
 	if (rq->path != FDREQ_NATIVE)
 		return rq->path;
 	with_e = mode_with_e(*mode, buf);
@@ -194,7 +198,7 @@ CLOEXEC_EXPORT FILE *fopen(const char *path, const char *mode)
 	char buf[MODE_MAX];
 	struct fdreq rq CANCEL_SAFE;
 
-	stdio_begin(&rq, &spec_stdio, path, &mode, buf);
+	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
 	return stdio_end(&rq, REAL(fopen)(path, mode));
 }
 
@@ -203,7 +207,7 @@ CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
 	char buf[MODE_MAX];
 	struct fdreq rq CANCEL_SAFE;
 
-	stdio_begin(&rq, &spec_stdio, path, &mode, buf);
+	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
 	return stdio_end(&rq, REAL(fopen64)(path, mode));
 }
 
@@ -216,7 +220,7 @@ CLOEXEC_EXPORT FILE *freopen(const char *path, const char *mode, FILE *f)
 	char buf[MODE_MAX];
 	struct fdreq rq CANCEL_SAFE;
 
-	stdio_begin(&rq, &spec_stdio, path, &mode, buf);
+	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
 	return stdio_end(&rq, REAL(freopen)(path, mode, f));
 }
 
@@ -225,7 +229,7 @@ CLOEXEC_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f)
 	char buf[MODE_MAX];
 	struct fdreq rq CANCEL_SAFE;
 
-	stdio_begin(&rq, &spec_stdio, path, &mode, buf);
+	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
 	return stdio_end(&rq, REAL(freopen64)(path, mode, f));
 }
 
@@ -240,8 +244,11 @@ CLOEXEC_EXPORT FILE *popen(const char *command, const char *mode)
 	struct fdreq rq;
 	FILE *f;
 
-	stdio_begin(&rq, &spec_popen, NULL, &mode, buf);
+	char *argv[] = { "sh", "-c", (char *)command, NULL };
+
+	stdio_begin(__func__, &rq, &spec_popen, NULL, &mode, buf);
 	forklock_enter(FORKLOCK_SPAWN);
+	exec_prepare(argv, environ, "/bin/sh", false);
 	f = REAL(popen)(command, mode);
 	forklock_exit();
 	return stdio_end(&rq, f);

@@ -170,7 +170,7 @@ static bool passes_through(long nr, const long a[6])
 	return false;
 }
 
-static long translate(const struct sys_rule *r, long a[6])
+static long translate(const struct sys_rule *r, long a[6], void *caller)
 {
 	int flags = r->caller_flags ? (int)a[r->flags_arg] : 0;
 	int wait = -1;
@@ -192,6 +192,8 @@ static long translate(const struct sys_rule *r, long a[6])
 #endif
 	else
 		fdreq_begin(&rq, r->spec, flags, wait);
+	rq.call = "syscall";
+	rq.caller = caller;
 	switch (rq.path) {
 	case FDREQ_FAILED:
 		return -1;
@@ -372,5 +374,5 @@ CLOEXEC_EXPORT SIX_ARGS long syscall(long nr, ...)
 	r = rule_for(nr);
 	if (!r || passes_through(nr, a))
 		return call(nr, a);
-	return translate(r, a);
+	return translate(r, a, __builtin_return_address(0));
 }

@@ -100,7 +100,8 @@ START_TEST(each_bad_token_is_named_once_and_the_rest_applies)
 }
 END_TEST
 
-START_TEST(huge_input_is_cut_not_overflowed)
+/* Too long to keep: one line says so, nothing overflows. */
+START_TEST(huge_input_is_refused_not_overflowed)
 {
 	static char text[20000];
 	struct diag errs;
@@ -110,9 +111,165 @@ START_TEST(huge_input_is_cut_not_overflowed)
 	for (size_t i = 7; i < sizeof(text) - 1; i += 8)
 		text[i] = ' ';
 	parsed(text, &bad, &errs);
-	ck_assert_int_gt(bad, 1000);
+	ck_assert_int_eq(bad, 1);
 	ck_assert_uint_le(errs.len, sizeof(errs.buf) - 1);
 	ck_assert_int_eq(errs.buf[errs.len - 1], '\n');
+	errs.buf[errs.len] = '\0';
+	ck_assert_ptr_nonnull(strstr(errs.buf, "too long"));
+}
+END_TEST
+
+/* Many bad tokens: every line whole, the buffer never overrun. */
+START_TEST(many_bad_tokens_are_cut_at_a_line)
+{
+	static char text[3000];
+	struct diag errs;
+	int bad;
+
+	memset(text, 'x', sizeof(text) - 1);
+	for (size_t i = 7; i < sizeof(text) - 1; i += 8)
+		text[i] = ' ';
+	parsed(text, &bad, &errs);
+	ck_assert_int_gt(bad, 300);
+	ck_assert_uint_le(errs.len, sizeof(errs.buf) - 1);
+	ck_assert_int_eq(errs.buf[errs.len - 1], '\n');
+}
+END_TEST
+
+START_TEST(modes_report_sweep_scope_log)
+{
+	struct diag errs;
+	struct policy p;
+	int bad;
+
+	p = parsed("audit", &bad, &errs);
+	ck_assert_int_eq(p.mode, POLICY_AUDIT);
+	ck_assert_uint_eq(policy_word_of(&p) & (FD_CLASS_ALL | POLICY_REPORT),
+			  POLICY_REPORT);
+	p = parsed("report=on sweep=yes scope=process log=/tmp/x.log", &bad,
+		   &errs);
+	ck_assert_int_eq(bad, 0);
+	ck_assert(p.report && p.sweep);
+	ck_assert_int_eq(p.scope, SCOPE_PROCESS);
+	ck_assert_int_eq(p.log_len, 10);
+	ck_assert(!memcmp(p.text + p.log_off, "/tmp/x.log", 10));
+	ck_assert_uint_eq(policy_word_of(&p) & (POLICY_REPORT | POLICY_SWEEP |
+						POLICY_SCOPE_PROCESS),
+			  POLICY_REPORT | POLICY_SWEEP | POLICY_SCOPE_PROCESS);
+	/* The sweep is enforcement: not in audit mode. */
+	p = parsed("sweep=on audit", &bad, &errs);
+	ck_assert(!(policy_word_of(&p) & POLICY_SWEEP));
+	parsed("report=maybe scope=world log=relative", &bad, &errs);
+	ck_assert_int_eq(bad, 3);
+}
+END_TEST
+
+START_TEST(keep_lists)
+{
+	struct diag errs;
+	struct policy p;
+	int bad;
+
+	p = parsed("keep=3,7-9 keep-path=/dev/tty*,/run/[ab]?.sock", &bad,
+		   &errs);
+	ck_assert_int_eq(bad, 0);
+	ck_assert_uint_eq(p.nkeep, 2);
+	ck_assert_int_eq(p.keep[1].lo, 7);
+	ck_assert_int_eq(p.keep[1].hi, 9);
+	ck_assert_uint_eq(p.keep_path.n, 2);
+	ck_assert(policy_word_of(&p) & POLICY_KEEPS);
+	parsed("keep=x keep=9-3 keep=-1 keep-path=,", &bad, &errs);
+	ck_assert_int_eq(bad, 4);
+}
+END_TEST
+
+START_TEST(glob)
+{
+	ck_assert(policy_glob("/dev/tty*", 9, "/dev/tty1"));
+	ck_assert(policy_glob("/dev/tty*", 9, "/dev/tty"));
+	ck_assert(!policy_glob("/dev/tty*", 9, "/dev/pts/1"));
+	ck_assert(policy_glob("a?c", 3, "abc"));
+	ck_assert(!policy_glob("a?c", 3, "ac"));
+	ck_assert(policy_glob("[ab]x", 5, "bx"));
+	ck_assert(!policy_glob("[!ab]x", 6, "bx"));
+	ck_assert(policy_glob("[a-c]*", 6, "cat"));
+	ck_assert(policy_glob("*.sock", 6, "/run/x.sock"));
+	ck_assert(!policy_glob("*.sock", 6, "/run/x.socket"));
+}
+END_TEST
+
+/* Names match the program's name or its executable's; paths, the path. */
+START_TEST(exempt_programs)
+{
+	struct diag errs;
+	struct policy p;
+	int bad;
+
+	p = parsed("", &bad, &errs);
+	policy_settle(&p, "/usr/bin/bash", "bash");
+	ck_assert(p.exempt);
+	ck_assert_uint_eq(policy_word_of(&p) & FD_CLASS_ALL, 0);
+	policy_settle(&p, "/usr/bin/dash", "sh");
+	ck_assert(p.exempt);
+	policy_settle(&p, "/usr/bin/flock", "flock");
+	ck_assert(p.exempt);
+	policy_settle(&p, "/usr/bin/lua5.4", "lua5.4");
+	ck_assert(!p.exempt);
+	ck_assert_uint_eq(policy_word_of(&p) & FD_CLASS_ALL, FD_CLASS_DEFAULT);
+
+	p = parsed("exempt=-bash", &bad, &errs);
+	policy_settle(&p, "/usr/bin/bash", "bash");
+	ck_assert(!p.exempt);
+	policy_settle(&p, "/usr/bin/dash", "dash");
+	ck_assert(p.exempt);
+
+	p = parsed("exempt=lua*,/opt/legacy/*", &bad, &errs);
+	policy_settle(&p, "/usr/bin/lua5.4", "lua5.4");
+	ck_assert(p.exempt);
+	policy_settle(&p, "/opt/legacy/srv", "srv");
+	ck_assert(p.exempt);
+	policy_settle(&p, "/usr/bin/bash", "bash");
+	ck_assert(!p.exempt);
+
+	p = parsed("exempt=default,myserver", &bad, &errs);
+	policy_settle(&p, "/usr/bin/bash", "bash");
+	ck_assert(p.exempt);
+	policy_settle(&p, "/x/myserver", "myserver");
+	ck_assert(p.exempt);
+	p = parsed("exempt=none", &bad, &errs);
+	policy_settle(&p, "/usr/bin/bash", "bash");
+	ck_assert(!p.exempt);
+	ck_assert_int_eq(bad, 0);
+}
+END_TEST
+
+/* Without the variable: the file, line by line, comments skipped. */
+START_TEST(load_from_file)
+{
+	char path[] = "/tmp/cloexec-policy.XXXXXX", out[512] = "";
+	const char conf[] = "# a comment\nclasses=socket  # trailing\n"
+			    "\nbogus\nreport=on\n";
+	int fd = mkstemp(path), p[2];
+	ssize_t n;
+	uint32_t w;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, conf, sizeof(conf) - 1), sizeof(conf) - 1);
+	close(fd);
+	unsetenv(POLICY_ENV);
+	setenv(POLICY_FILE_ENV, path, 1);
+	ck_assert_int_eq(pipe(p), 0);
+	dup2(p[1], 2);
+	w = policy_word();
+	close(p[1]);
+	close(2);
+	n = read(p[0], out, sizeof(out) - 1);
+	unlink(path);
+	ck_assert_int_gt(n, 0);
+	out[n] = '\0';
+	ck_assert_uint_eq(w & (FD_CLASS_ALL | POLICY_REPORT),
+			  BIT(FD_CLASS_SOCKET) | POLICY_REPORT);
+	ck_assert_ptr_nonnull(strstr(out, ":4: unknown setting 'bogus'"));
 }
 END_TEST
 
@@ -174,7 +331,13 @@ int main(void)
 	tcase_add_test(tc, modes_and_later_items_win);
 	tcase_add_test(tc, class_lists);
 	tcase_add_test(tc, each_bad_token_is_named_once_and_the_rest_applies);
-	tcase_add_test(tc, huge_input_is_cut_not_overflowed);
+	tcase_add_test(tc, huge_input_is_refused_not_overflowed);
+	tcase_add_test(tc, many_bad_tokens_are_cut_at_a_line);
+	tcase_add_test(tc, modes_report_sweep_scope_log);
+	tcase_add_test(tc, keep_lists);
+	tcase_add_test(tc, glob);
+	tcase_add_test(tc, exempt_programs);
+	tcase_add_test(tc, load_from_file);
 	tcase_add_test(tc, load_from_environment);
 	tcase_add_test(tc, off_forces_nothing);
 	tcase_add_test(tc, test_switch_for_the_lock);

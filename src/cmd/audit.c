@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Read the audit lines, group the same leak seen many times (a server
+ * hands its listening socket to every CGI it runs), and say it once, with
+ * a count: which program handed which fd, made by which call, to which.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+
+/*
+ * The value of "name" in one of the library's lines: they are flat
+ * objects of strings, numbers, true, false and null, written by report.c.
+ * A string is unescaped into buf.  False if the field is absent or null.
+ */
+static bool field(const char *line, const char *name, char *buf, size_t size)
+{
+	char key[64];
+	const char *p;
+	size_t n = 0;
+
+	snprintf(key, sizeof(key), "\"%s\":", name);
+	p = strstr(line, key);
+	if (!p || !size)
+		return false;
+	p += strlen(key);
+	if (!strncmp(p, "null", 4))
+		return false;
+	if (*p != '"') {
+		while (*p && *p != ',' && *p != '}' && n + 1 < size)
+			buf[n++] = *p++;
+		buf[n] = '\0';
+		return true;
+	}
+	for (p++; *p && *p != '"' && n + 1 < size; p++) {
+		if (*p == '\\' && p[1] == 'u' && strlen(p) >= 6) {
+			buf[n++] = (char)strtol((char[3]){ p[4], p[5], 0 },
+						NULL, 16);
+			p += 5;
+		} else {
+			if (*p == '\\' && p[1])
+				p++;
+			buf[n++] = *p;
+		}
+	}
+	buf[n] = '\0';
+	return true;
+}
+
+struct group {
+	char *who;  /* "PROGRAM started EXEC (ARGV0)" */
+	char *what; /* the fd, described */
+	bool deliberate;
+	int count;
+};
+
+static void describe(const char *line, char *what, size_t size)
+{
+	char fd[16] = "?", kind[32] = "", target[512] = "", call[64] = "";
+	char family[16] = "", socktype[16] = "", local[160] = "";
+	char peer[160] = "", symbol[256] = "", object[512] = "";
+	char offset[32] = "";
+	size_t n;
+
+	field(line, "fd", fd, sizeof(fd));
+	field(line, "kind", kind, sizeof(kind));
+	field(line, "target", target, sizeof(target));
+	n = (size_t)snprintf(what, size, "fd %s, %s %s", fd, kind, target);
+	if (field(line, "family", family, sizeof(family))) {
+		field(line, "socktype", socktype, sizeof(socktype));
+		n += (size_t)snprintf(what + n, size > n ? size - n : 0,
+				      " (%s %s", family, socktype);
+		if (field(line, "local", local, sizeof(local)) && *local)
+			n += (size_t)snprintf(what + n, size > n ? size - n : 0,
+					      " on %s", local);
+		if (field(line, "peer", peer, sizeof(peer)) && *peer)
+			n += (size_t)snprintf(what + n, size > n ? size - n : 0,
+					      " to %s", peer);
+		n += (size_t)snprintf(what + n, size > n ? size - n : 0, ")");
+	}
+	if (!field(line, "created_by", call, sizeof(call)))
+		snprintf(what + n, size > n ? size - n : 0,
+			 ", made where the library could not see");
+	else if (!strcmp(call, "inherited"))
+		snprintf(what + n, size > n ? size - n : 0,
+			 ", inherited at start");
+	else if (field(line, "caller_symbol", symbol, sizeof(symbol)) &&
+		 field(line, "caller_object", object, sizeof(object)))
+		snprintf(what + n, size > n ? size - n : 0,
+			 ", made by %s() in %s (%s)", call, symbol, object);
+	else if (field(line, "caller_object", object, sizeof(object)) &&
+		 field(line, "caller_offset", offset, sizeof(offset)))
+		snprintf(what + n, size > n ? size - n : 0,
+			 ", made by %s() at %s+%s", call, object, offset);
+	else
+		snprintf(what + n, size > n ? size - n : 0, ", made by %s()",
+			 call);
+}
+
+int audit_summary(const char *log, FILE *out)
+{
+	char line[4096], who[1536], what[1536], program[512], exec[512];
+	char argv0[256], deliberate[8];
+	struct group *groups = NULL;
+	size_t ngroups = 0, i, j;
+	int leaks = 0, kept = 0;
+	FILE *in = fopen(log, "re");
+
+	if (!in) {
+		fprintf(out, "cloexec: cannot read the audit log %s\n", log);
+		return 0;
+	}
+	while (fgets(line, sizeof(line), in)) {
+		struct group *g = NULL;
+
+		if (!strstr(line, "\"libcloexec\":1"))
+			continue;
+		if (!field(line, "program", program, sizeof(program)))
+			strcpy(program, "?");
+		if (!field(line, "exec", exec, sizeof(exec)))
+			strcpy(exec, "?");
+		if (!field(line, "argv0", argv0, sizeof(argv0)))
+			strcpy(argv0, "?");
+		snprintf(who, sizeof(who), "%s started %s (%s)", program, exec,
+			 argv0);
+		describe(line, what, sizeof(what));
+		field(line, "deliberate", deliberate, sizeof(deliberate));
+		for (i = 0; i < ngroups && !g; i++)
+			if (!strcmp(groups[i].who, who) &&
+			    !strcmp(groups[i].what, what))
+				g = &groups[i];
+		if (!g) {
+			groups = realloc(groups, (ngroups + 1) * sizeof(*g));
+			if (!groups)
+				abort();
+			g = &groups[ngroups++];
+			g->who = strdup(who);
+			g->what = strdup(what);
+			g->deliberate = !strcmp(deliberate, "true");
+			g->count = 0;
+		}
+		g->count++;
+		if (g->deliberate)
+			kept++;
+		else
+			leaks++;
+	}
+	fclose(in);
+	if (!leaks && !kept) {
+		fprintf(out, "cloexec: audit: no fd was inherited by any program "
+			     "started\n");
+		return 0;
+	}
+	fprintf(out, "cloexec: audit: %d inherited fd%s leaked, %d passed on "
+		     "purpose\n",
+		leaks, leaks == 1 ? "" : "s", kept);
+	for (i = 0; i < ngroups; i++) {
+		if (!groups[i].who)
+			continue;
+		fprintf(out, "  %s:\n", groups[i].who);
+		for (j = i; j < ngroups; j++) {
+			if (!groups[j].who || strcmp(groups[j].who,
+						     groups[i].who))
+				continue;
+			fprintf(out, "    %dx %s %s\n", groups[j].count,
+				groups[j].deliberate ? "on purpose" : "LEAKED ",
+				groups[j].what);
+			if (j != i) {
+				free(groups[j].who);
+				groups[j].who = NULL;
+			}
+			free(groups[j].what);
+		}
+		free(groups[i].who);
+		groups[i].who = NULL;
+	}
+	free(groups);
+	return leaks;
+}

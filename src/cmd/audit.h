@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The summary of an audit log (the library's JSON lines, src/core/report.h)
+ * that `cloexec --audit` and `--check` print.
+ */
+#ifndef CLOEXEC_AUDIT_H
+#define CLOEXEC_AUDIT_H
+
+#include <stdio.h>
+
+/* Print the summary of log to out; returns how many fds leaked. */
+int audit_summary(const char *log, FILE *out);
+
+#endif /* CLOEXEC_AUDIT_H */
