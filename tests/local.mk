@@ -58,6 +58,7 @@ tests_unit_check_real_LDADD = $(UNIT_LIBS)
 IT_TESTS = \
 	tests/it/it_entry \
 	tests/it/it_lock \
+	tests/it/it_policy \
 	tests/it/it_socket \
 	tests/it/race_socket \
 	tests/it/race_spawn \
@@ -74,6 +75,8 @@ tests_it_it_entry_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_entry_LDADD = $(IT_LIBS) -lutil
 tests_it_it_lock_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_lock_LDADD = $(IT_LIBS)
+tests_it_it_policy_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_it_it_policy_LDADD = $(IT_LIBS)
 tests_it_it_socket_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_socket_LDADD = $(IT_LIBS)
 tests_it_race_spawn_CPPFLAGS = $(TEST_CPPFLAGS)

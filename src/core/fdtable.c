@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "fdtable.h"
 #include "policy.h"
@@ -42,29 +43,32 @@ static uint8_t *chunk_for(int fd)
 void fdtable_note_origin(int fd, const char *call, void *caller)
 {
 	struct fd_origin *chunk;
+	struct stat st;
 
-	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
+	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS ||
+	    fstat(fd, &st))
 		return;
 	chunk = chunk_in((_Atomic(void *) *)origin_chunks, fd,
 			 FDT_CHUNK * sizeof(struct fd_origin));
-	if (chunk) {
-		chunk[fd & (FDT_CHUNK - 1)].call = call;
-		chunk[fd & (FDT_CHUNK - 1)].caller = caller;
-	}
+	if (chunk)
+		chunk[fd & (FDT_CHUNK - 1)] = (struct fd_origin){
+			call, caller, st.st_dev, st.st_ino
+		};
 }
 
 bool fdtable_origin(int fd, struct fd_origin *out)
 {
 	struct fd_origin *chunk;
+	struct stat st;
 
 	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return false;
 	chunk = atomic_load_explicit(&origin_chunks[fd >> FDT_CHUNK_SHIFT],
 				     memory_order_acquire);
-	if (!chunk || !chunk[fd & (FDT_CHUNK - 1)].call)
+	if (!chunk || !chunk[fd & (FDT_CHUNK - 1)].call || fstat(fd, &st))
 		return false;
 	*out = chunk[fd & (FDT_CHUNK - 1)];
-	return true;
+	return out->dev == st.st_dev && out->ino == st.st_ino;
 }
 
 static void set_bits(int fd, unsigned bits)

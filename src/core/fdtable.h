@@ -55,12 +55,15 @@ void fdtable_sweep(bool policy_keeps) __attribute__((visibility("hidden")));
 
 /*
  * Where each fd came from, for the audit: the call that made it and the
- * address it was called from.  Kept only when reports are on (16 bytes
- * per fd, in chunks mapped on first use).
+ * address it was called from.  Kept only when reports are on (32 bytes
+ * per fd, in chunks mapped on first use), with the file's identity, so
+ * that an entry the library did not see closed is not taken for the
+ * origin of whatever reused the number.
  */
 struct fd_origin {
 	const char *call;
 	void *caller;
+	unsigned long long dev, ino;
 };
 
 void fdtable_note_origin(int fd, const char *call, void *caller)

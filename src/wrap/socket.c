@@ -70,7 +70,7 @@ WRAPPER_HELPER int accept_with(const char *call, const struct fd_spec *spec,
 
 	switch (fdreq_begin_as(&rq, spec, flags, fd, call)) {
 	case FDREQ_PLAIN:
-		return REAL(accept)(fd, sa, len);
+		return fdreq_end(&rq, REAL(accept)(fd, sa, len));
 	case FDREQ_NATIVE:
 		return fdreq_end(&rq,
 				 REAL(accept4)(fd, sa, len, fdreq_flags(&rq)));

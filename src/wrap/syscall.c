@@ -198,9 +198,11 @@ static long translate(const struct sys_rule *r, long a[6], void *caller)
 	case FDREQ_FAILED:
 		return -1;
 	case FDREQ_PLAIN:
-		return call(r->nr, a);
+		nr = r->nr;
+		break;
 	case FDREQ_NATIVE:
 		nr = r->native_nr;
+		a[r->flags_arg] = fdreq_flags(&rq);
 		break;
 	default:
 		nr = r->fallback_nr;
@@ -208,9 +210,9 @@ static long translate(const struct sys_rule *r, long a[6], void *caller)
 		if (r->nr == SYS_dup3 && a[0] == a[1])
 			return fdreq_end(&rq, fdreq_fail(EINVAL));
 #endif
+		a[r->flags_arg] = fdreq_flags(&rq);
 		break;
 	}
-	a[r->flags_arg] = fdreq_flags(&rq);
 	ret = call(nr, a);
 	switch (r->result) {
 	case PAIR:
@@ -279,7 +281,7 @@ static long translate_epoll(long nr, long a[6])
 	switch (fdreq_begin(&rq, plain ? &spec_epoll : &spec_epoll1,
 			    plain ? 0 : (int)a[0], -1)) {
 	case FDREQ_PLAIN:
-		return call(nr, a);
+		return fdreq_end(&rq, (int)call(nr, a));
 	case FDREQ_NATIVE:
 		b[0] = fdreq_flags(&rq);
 		return fdreq_end(&rq, (int)call(SYS_epoll_create1, b));

@@ -74,6 +74,7 @@ static const struct rule {
 	{ SYS_signalfd4, BITS, 3, O_CLOEXEC | O_NONBLOCK, FAIL(EINVAL) },
 	{ SYS_timerfd_create, BITS, 1, O_CLOEXEC | O_NONBLOCK, FAIL(EINVAL) },
 	{ SYS_fcntl, EQUALS, 1, F_DUPFD_CLOEXEC, FAIL(EINVAL) },
+	{ SYS_close_range, ANY, 0, 0, FAIL(ENOSYS) },
 	{ SYS_open, BITS, 1, O_CLOEXEC, NOTIFY },
 	{ SYS_openat, BITS, 2, O_CLOEXEC, NOTIFY },
 	{ SYS_recvmsg, BITS, 2, MSG_CMSG_CLOEXEC, NOTIFY },

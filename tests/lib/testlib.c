@@ -103,18 +103,27 @@ void tl_set_preload(bool on)
 }
 
 /* The tests a suite registered with tl_add(), for the driver. */
-static const char *test_names[128];
+static struct {
+	const char *name, *env;
+} tests[128];
 static size_t ntests;
 
-void tl_add_loop(Suite *s, const TTest *test, int n)
+void tl_add_env(Suite *s, const TTest *test, int n, const char *env)
 {
 	TCase *tc = tcase_create(test->name);
 
 	tcase_add_loop_test(tc, test, 0, n);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
-	if (ntests < sizeof(test_names) / sizeof(test_names[0]))
-		test_names[ntests++] = test->name;
+	if (ntests < sizeof(tests) / sizeof(tests[0])) {
+		tests[ntests].name = test->name;
+		tests[ntests++].env = env;
+	}
+}
+
+void tl_add_loop(Suite *s, const TTest *test, int n)
+{
+	tl_add_env(s, test, n, NULL);
 }
 
 void tl_add_test(Suite *s, const TTest *test)
@@ -124,7 +133,7 @@ void tl_add_test(Suite *s, const TTest *test)
 
 /* One test (or a whole plain program) in its own fresh process. */
 static int run_in_process(char **argv, const struct config *c,
-			  const char *test)
+			  const char *test, const char *env)
 {
 	int status;
 	pid_t pid;
@@ -140,6 +149,8 @@ static int run_in_process(char **argv, const struct config *c,
 			setenv("CK_FORK", "no", 1);
 		}
 		tl_set_preload(c->preload);
+		if (env)
+			putenv((char *)env);
 		execv("/proc/self/exe", argv);
 		perror("testlib: re-exec");
 		_exit(99);
@@ -194,18 +205,19 @@ static int run_configs(char **argv)
 			continue;
 		}
 		if (!ntests) {
-			status = run_in_process(argv, c, NULL);
+			status = run_in_process(argv, c, NULL, NULL);
 			printf("%s: %s\n", status ? "FAIL" : "ok", c->name);
 			failed |= status != 0;
 			ran++;
 			continue;
 		}
 		for (t = 0; t < ntests; t++) {
-			if (!wanted(test_names[t], "TL_TESTS"))
+			if (!wanted(tests[t].name, "TL_TESTS"))
 				continue;
-			status = run_in_process(argv, c, test_names[t]);
+			status = run_in_process(argv, c, tests[t].name,
+						tests[t].env);
 			printf("%s: %s %s\n", status ? "FAIL" : "ok", c->name,
-			       test_names[t]);
+			       tests[t].name);
 			failed |= status != 0;
 			ran++;
 		}

@@ -45,6 +45,8 @@ int tl_main(int argc, char **argv, Suite *(*make_suite)(void));
  */
 void tl_add_test(Suite *s, const TTest *test);
 void tl_add_loop(Suite *s, const TTest *test, int n);
+/* The same, with env ("NAME=value") set in the test's process. */
+void tl_add_env(Suite *s, const TTest *test, int n, const char *env);
 #define tl_add(s, test) tl_add_test((s), (test))
 
 /*

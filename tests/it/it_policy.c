@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The policy in a real process, each test with its own CLOEXEC_POLICY
+ * (tl_add_env): fds kept by number and by path, a program exempt, the
+ * exec-time sweep, scope=process, the protocols that name fds to a child
+ * (LISTEN_FDS, /dev/fd/N), and the audit lines.  Only the preloaded
+ * configurations have a library to obey it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/sys.h"
+#include "testlib.h"
+
+#define LOG "/tmp/cloexec-it-policy.log"
+
+static bool skip(void)
+{
+	return !tl_preloaded();
+}
+
+START_TEST(keep_by_number)
+{
+	int fd;
+
+	if (skip())
+		return;
+	fd = fcntl(2, F_DUPFD, 50);
+	ck_assert_int_eq(fd, 50);
+	ck_assert(!tl_cloexec(50));
+	ck_assert_int_eq(tl_child_sees(50), 1);
+	fd = fcntl(2, F_DUPFD, 60);
+	ck_assert(tl_cloexec(fd));
+}
+END_TEST
+
+START_TEST(keep_by_path)
+{
+	int kept, forced;
+
+	if (skip())
+		return;
+	kept = open("/dev/null", O_RDONLY);
+	forced = open("/dev/zero", O_RDONLY);
+	ck_assert(!tl_cloexec(kept));
+	ck_assert(tl_cloexec(forced));
+	ck_assert_int_eq(tl_child_sees(kept), 1);
+}
+END_TEST
+
+/* The test program itself is exempt: nothing forced, flags still work. */
+START_TEST(exempt_program)
+{
+	int s;
+
+	if (skip())
+		return;
+	s = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert(!tl_cloexec(s));
+	s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert(tl_cloexec(s));
+}
+END_TEST
+
+/*
+ * The sweep marks what no wrapper saw (a raw system call), but not what
+ * the program kept (F_SETFD 0, a dup2 target), nor what it inherited.
+ */
+START_TEST(sweep_catches_raw_syscalls)
+{
+	int unseen, kept, target;
+
+	if (skip())
+		return;
+	unseen = (int)sys_openat(AT_FDCWD, "/dev/null", O_RDONLY, 0);
+	ck_assert_int_ge(unseen, 3);
+	ck_assert(!tl_cloexec(unseen));
+	kept = open("/dev/zero", O_RDONLY);
+	ck_assert_int_eq(fcntl(kept, F_SETFD, 0), 0);
+	target = dup2(kept, 70);
+	ck_assert_int_eq(tl_child_sees(unseen), 0);
+	ck_assert_int_eq(tl_child_sees(kept), 1);
+	ck_assert_int_eq(tl_child_sees(target), 1);
+}
+END_TEST
+
+/* Without the sweep, what no wrapper saw stays as it was. */
+START_TEST(no_sweep_by_default)
+{
+	int unseen;
+
+	if (skip())
+		return;
+	unseen = (int)sys_openat(AT_FDCWD, "/dev/null", O_RDONLY, 0);
+	ck_assert_int_eq(tl_child_sees(unseen), 1);
+}
+END_TEST
+
+/* The environment a child gets, read back through a pipe. */
+static void child_env(char *buf, size_t size)
+{
+	int p[2], status;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		execlp("env", "env", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	while ((n = read(p[0], buf + len, size - 1 - len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	waitpid(pid, &status, 0);
+}
+
+START_TEST(scope_process_leaves_children_alone)
+{
+	static char env[1 << 16];
+
+	if (skip())
+		return;
+	child_env(env, sizeof(env));
+	ck_assert_ptr_nonnull(strstr(env, "\nPATH="));
+	ck_assert_ptr_null(strstr(env, "\nLD_PRELOAD="));
+	ck_assert_ptr_null(strstr(env, "CLOEXEC_POLICY="));
+}
+END_TEST
+
+START_TEST(scope_tree_by_default)
+{
+	static char env[1 << 16];
+
+	if (skip())
+		return;
+	child_env(env, sizeof(env));
+	ck_assert_ptr_nonnull(strstr(env, "\nLD_PRELOAD="));
+}
+END_TEST
+
+/*
+ * In a child with no fds but 0-2 (the test runner's own are left alone
+ * in this process): setup(), then exec fdreport; its report into buf.
+ * setup() must not use ck_assert: Check's own channel is closed there.
+ */
+static void clean_child_report(void (*setup)(void), char *buf, size_t size)
+{
+	char *argv[] = { "fdreport", NULL };
+	const char *fdreport = getenv("FDREPORT");
+	int p[2], status;
+	ssize_t n, len = 0;
+	pid_t child;
+
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	child = fork();
+	if (child == 0) {
+		dup2(p[1], 1);
+		tl_close_from(3);
+		setup();
+		execv(fdreport, argv);
+		_exit(127);
+	}
+	close(p[1]);
+	while ((n = read(p[0], buf + len, size - 1 - len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	close(p[0]);
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/*
+ * systemd's protocol: the activator forks, sets LISTEN_FDS and LISTEN_PID
+ * to its own pid, and execs: fds 3.. reach the server, forced or not.
+ */
+static void two_sockets_announced(void)
+{
+	char pid[16];
+
+	socket(AF_INET, SOCK_STREAM, 0);
+	socket(AF_INET, SOCK_STREAM, 0);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	setenv("LISTEN_FDS", "2", 1);
+	setenv("LISTEN_PID", pid, 1);
+}
+
+START_TEST(listen_fds_reach_the_server)
+{
+	char buf[4096];
+
+	if (skip())
+		return;
+	clean_child_report(two_sockets_announced, buf, sizeof(buf));
+	ck_assert_msg(!strncmp(buf, "3 ", 2) && strstr(buf, "\n4 "),
+		      "the server got: %s", buf);
+}
+END_TEST
+
+/* A stale LISTEN_PID names another process: nothing is unmarked. */
+static void two_sockets_stale(void)
+{
+	socket(AF_INET, SOCK_STREAM, 0);
+	socket(AF_INET, SOCK_STREAM, 0);
+	setenv("LISTEN_FDS", "2", 1);
+	setenv("LISTEN_PID", "1", 1);
+}
+
+START_TEST(stale_listen_fds_are_ignored)
+{
+	char buf[4096];
+
+	if (skip())
+		return;
+	clean_child_report(two_sockets_stale, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "");
+}
+END_TEST
+
+/* An fd named in the arguments as /dev/fd/N is meant for the child. */
+START_TEST(dev_fd_arguments_reach_the_child)
+{
+	char name[32];
+	int fd, status;
+	pid_t pid;
+
+	if (skip())
+		return;
+	fd = open("/etc/passwd", O_RDONLY);
+	ck_assert(tl_cloexec(fd));
+	snprintf(name, sizeof(name), "/dev/fd/%d", fd);
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execlp("head", "head", "-c1", name, (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
+static int count_lines_with(const char *path, const char *needle)
+{
+	char line[4096];
+	FILE *f = fopen(path, "re");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, needle) != NULL;
+	fclose(f);
+	return n;
+}
+
+/*
+ * Audit: nothing changes, and each fd a child would inherit is reported
+ * with the call that made it.
+ */
+static void one_of_each(void)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	socklen_t len = sizeof(addr);
+	int l, c, sv[2], p[2];
+
+	/* (No ck_assert here: Check's channel fd is gone in this child.) */
+	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	if (bind(l, (struct sockaddr *)&addr, sizeof(addr)) || listen(l, 1) ||
+	    getsockname(l, (struct sockaddr *)&addr, &len) ||
+	    connect(c, (struct sockaddr *)&addr, sizeof(addr)))
+		_exit(3);
+	accept(l, NULL, NULL);
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	pipe(p);
+	open("/etc/passwd", O_RDONLY);
+	fopen("/etc/passwd", "r");
+	dup(2);
+}
+
+START_TEST(audit_names_the_creating_call)
+{
+	char buf[4096];
+
+	if (skip())
+		return;
+	unlink(LOG);
+	clean_child_report(one_of_each, buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "socket:") && strstr(buf, "pipe:"),
+		      "audit mode forced something: %s", buf);
+	ck_assert_int_eq(count_lines_with(LOG, "\"created_by\":\"socket\""),
+			 2);
+	ck_assert_int_eq(count_lines_with(LOG, "\"created_by\":\"accept\""),
+			 1);
+	ck_assert_int_eq(
+		count_lines_with(LOG, "\"created_by\":\"socketpair\""), 2);
+	ck_assert_int_eq(count_lines_with(LOG, "\"created_by\":\"pipe\""), 2);
+	ck_assert_int_eq(count_lines_with(LOG, "\"created_by\":\"open\""), 1);
+	ck_assert_int_eq(count_lines_with(LOG, "\"created_by\":\"fopen\""), 1);
+	ck_assert_int_eq(count_lines_with(LOG, "\"created_by\":\"dup\""), 1);
+	ck_assert_int_ge(count_lines_with(LOG, "\"local\":\"127.0.0.1:"), 3);
+	ck_assert_int_ge(count_lines_with(LOG, "\"deliberate\":false"), 10);
+	unlink(LOG);
+}
+END_TEST
+
+/* report=on with enforcement: only what still reaches the child. */
+static void one_kept_one_forced(void)
+{
+	socket(AF_INET, SOCK_STREAM, 0);
+	dup2(open("/dev/null", O_RDONLY), 40);
+}
+
+START_TEST(report_alongside_enforcement)
+{
+	char buf[4096];
+
+	if (skip())
+		return;
+	unlink(LOG);
+	clean_child_report(one_kept_one_forced, buf, sizeof(buf));
+	ck_assert_ptr_nonnull(strstr(buf, "40 "));
+	ck_assert_int_eq(count_lines_with(LOG, "\"libcloexec\":1"), 1);
+	ck_assert_int_eq(count_lines_with(LOG, "\"fd\":40,"), 1);
+	ck_assert_int_eq(count_lines_with(LOG, "\"deliberate\":true"), 1);
+	unlink(LOG);
+}
+END_TEST
+
+static Suite *policy_suite(void)
+{
+	Suite *s = suite_create("policy");
+
+	tl_add_env(s, keep_by_number, 1, "CLOEXEC_POLICY=keep=50");
+	tl_add_env(s, keep_by_path, 1, "CLOEXEC_POLICY=keep-path=/dev/nul?");
+	tl_add_env(s, exempt_program, 1, "CLOEXEC_POLICY=exempt=it_policy");
+	tl_add_env(s, sweep_catches_raw_syscalls, 1,
+		   "CLOEXEC_POLICY=sweep=on");
+	tl_add(s, no_sweep_by_default);
+	tl_add_env(s, scope_process_leaves_children_alone, 1,
+		   "CLOEXEC_POLICY=scope=process");
+	tl_add(s, scope_tree_by_default);
+	tl_add(s, listen_fds_reach_the_server);
+	tl_add(s, stale_listen_fds_are_ignored);
+	tl_add(s, dev_fd_arguments_reach_the_child);
+	tl_add_env(s, audit_names_the_creating_call, 1,
+		   "CLOEXEC_POLICY=mode=audit log=" LOG);
+	tl_add_env(s, report_alongside_enforcement, 1,
+		   "CLOEXEC_POLICY=report=on log=" LOG);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	/* Without the library there is no policy to obey. */
+	setenv("TL_CONFIGS", "preload,preload-oldkernel", 0);
+	return tl_main(argc, argv, policy_suite);
+}
