@@ -111,7 +111,8 @@ SHELL_TESTS = \
 	tests/cmd/cloexec.test \
 	tests/cmd/policy.test \
 	tests/cmd/exports.test \
-	tests/cmd/demo.test
+	tests/cmd/demo.test \
+	tests/cmd/programs.test
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
 
