@@ -126,7 +126,7 @@ static void spawner_exit(void)
  */
 void forklock_enter(enum forklock_side side)
 {
-	struct cloexec_thread *self = &cloexec_self;
+	struct cloexec_thread *self = thread_self();
 
 	if (self->lock_depth++)
 		return;
@@ -143,7 +143,7 @@ void forklock_enter(enum forklock_side side)
 
 void forklock_exit(void)
 {
-	struct cloexec_thread *self = &cloexec_self;
+	struct cloexec_thread *self = thread_self();
 
 	if (self->lock_depth > 1) {
 		self->lock_depth--;
@@ -180,7 +180,7 @@ void forklock_parent(void)
  */
 void forklock_child(void)
 {
-	struct cloexec_thread *self = &cloexec_self;
+	struct cloexec_thread *self = thread_self();
 	uint32_t word = 0;
 	int others_in_flight;
 

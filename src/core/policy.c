@@ -558,7 +558,7 @@ extern char *program_invocation_short_name;
  */
 uint32_t policy_load(void)
 {
-	struct cloexec_thread *self = &cloexec_self;
+	struct cloexec_thread *self = thread_self();
 	struct diag errs = { .len = 0 };
 	int expected = 0;
 	const char *text;

@@ -11,7 +11,7 @@ __thread struct cloexec_thread cloexec_self;
 
 real_fn real_resolve(struct real_slot *slot)
 {
-	struct cloexec_thread *self = &cloexec_self;
+	struct cloexec_thread *self = thread_self();
 	int saved_errno;
 	void *addr;
 	real_fn fn;

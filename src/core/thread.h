@@ -23,4 +23,19 @@ struct cloexec_thread {
 extern __thread struct cloexec_thread cloexec_self
 	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
+/*
+ * This thread's state.  The empty asm makes the address opaque, at no
+ * cost: UBSan then checks it with a real test.  Otherwise GCC checks the
+ * flags of the add that computes it, which the linker may turn into a
+ * lea (initial-exec relaxed to local-exec in an executable), and UBSan
+ * reports a null pointer that is not there.
+ */
+static inline struct cloexec_thread *thread_self(void)
+{
+	struct cloexec_thread *self = &cloexec_self;
+
+	__asm__("" : "+r"(self));
+	return self;
+}
+
 #endif /* CLOEXEC_THREAD_H */

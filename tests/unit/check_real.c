@@ -38,11 +38,11 @@ END_TEST
 /* Re-entered from inside dlsym: the raw twin, and nothing cached. */
 START_TEST(inside_dlsym_the_raw_twin_answers)
 {
-	cloexec_self.resolving = 1;
+	thread_self()->resolving = 1;
 	ck_assert_int_eq(REAL(getpid)(), -2);
 	ck_assert_int_eq(raw_calls, 1);
 	ck_assert_ptr_null(atomic_load(&real_slot_getpid.addr));
-	cloexec_self.resolving = 0;
+	thread_self()->resolving = 0;
 	ck_assert_int_eq(REAL(getpid)(), getpid());
 }
 END_TEST
