@@ -42,6 +42,14 @@ src_libcloexec_la_SOURCES = \
 	src/wrap/syscall.c
 src_libcloexec_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fexceptions
 src_libcloexec_la_LIBADD = src/libcore.la
+# -version-info current:revision:age, the interface being the names in
+# src/entrypoints.def and what they do.  It is not the release number.
+# A release that changes code but no interface: revision + 1.  One that
+# adds entry points: current + 1, age + 1, revision 0.  One that removes or
+# changes one: current + 1, revision 0, age 0, and the soname
+# (current - age) goes up with the Debian package name (libcloexec0).
+# Avoid that: /etc/ld.so.preload files in images name libcloexec.so.0,
+# and cloexec(1) preloads it by that name.
 src_libcloexec_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
 	-Wl,--version-script=src/libcloexec.map
 EXTRA_src_libcloexec_la_DEPENDENCIES = src/libcloexec.map
@@ -61,6 +69,7 @@ bin_PROGRAMS += src/cloexec
 src_cloexec_SOURCES = src/cmd/cloexec.c src/cmd/audit.c src/cmd/audit.h
 src_cloexec_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCLOEXEC_BUILD_DIR='"$(abs_top_builddir)/src"' \
+	-DCLOEXEC_BINDIR='"$(bindir)"' \
 	-DCLOEXEC_LIBDIR='"$(libdir)"' \
 	-DCLOEXEC_SANITIZER_RUNTIME='"$(SAN_LIB)"'
 src_cloexec_LDADD = src/libcore.la

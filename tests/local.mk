@@ -12,6 +12,10 @@ AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(top_srcdir)'; top_builddir='$(top_builddir)'; \
 	export CLOEXEC_LIB CLOEXEC_CMD CLOEXEC_SAN_LIB FDREPORT; \
 	export top_srcdir top_builddir; \
+	MAKE='$(MAKE)'; CC='$(CC)'; export MAKE CC; \
+	inst_bindir='$(bindir)'; inst_libdir='$(libdir)'; \
+	inst_includedir='$(includedir)'; inst_mandir='$(mandir)'; \
+	export inst_bindir inst_libdir inst_includedir inst_mandir; \
 	ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0; \
 	export ASAN_OPTIONS;
 
@@ -106,13 +110,15 @@ endif
 check_PROGRAMS += tests/lib/mkfd
 tests_lib_mkfd_SOURCES = tests/lib/mkfd.c
 
-# Shell tests: the command, the policy, the exported names, the demo.
+# Shell tests: the command, the policy, the exported names, the demo,
+# real programs, make install.
 SHELL_TESTS = \
 	tests/cmd/cloexec.test \
 	tests/cmd/policy.test \
 	tests/cmd/exports.test \
 	tests/cmd/demo.test \
-	tests/cmd/programs.test
+	tests/cmd/programs.test \
+	tests/cmd/install.test
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
 

@@ -167,28 +167,41 @@ static bool file_exists(const char *path)
 }
 
 /*
- * The library next to this binary when it runs from the build tree, else
- * the installed one.  Absolute paths only: a relative entry in LD_PRELOAD
- * would be looked up from whatever directory the program runs in.
+ * The library next to this binary when it runs from the build tree; the
+ * one under the same root when it runs from a staged install (make
+ * install DESTDIR=ROOT puts the command in ROOT$(bindir) and the library
+ * in ROOT$(libdir)); else the installed one.  Absolute paths only: a
+ * relative entry in LD_PRELOAD would be looked up from whatever directory
+ * the program runs in.
  */
 static const char *find_library(void)
 {
-	static char self[PATH_MAX], built[PATH_MAX];
+	static char self[PATH_MAX], found[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	size_t dir_len, bindir_len = strlen(CLOEXEC_BINDIR);
 	char *slash;
 
-	if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			if (!strcmp(self, CLOEXEC_BUILD_DIR)) {
-				snprintf(built, sizeof(built), "%s/.libs/%s",
-					 CLOEXEC_BUILD_DIR, SONAME);
-				if (file_exists(built))
-					return built;
-			}
-		}
+	if (n <= 0)
+		return CLOEXEC_LIBDIR "/" SONAME;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return CLOEXEC_LIBDIR "/" SONAME;
+	*slash = '\0';
+	if (!strcmp(self, CLOEXEC_BUILD_DIR)) {
+		snprintf(found, sizeof(found), "%s/.libs/%s", CLOEXEC_BUILD_DIR,
+			 SONAME);
+		if (file_exists(found))
+			return found;
+	}
+	dir_len = strlen(self);
+	if (dir_len > bindir_len &&
+	    !strcmp(self + dir_len - bindir_len, CLOEXEC_BINDIR)) {
+		self[dir_len - bindir_len] = '\0';
+		n = snprintf(found, sizeof(found), "%s%s/%s", self,
+			     CLOEXEC_LIBDIR, SONAME);
+		if (n > 0 && (size_t)n < sizeof(found) && file_exists(found))
+			return found;
 	}
 	return CLOEXEC_LIBDIR "/" SONAME;
 }
