@@ -4,6 +4,9 @@
 check_PROGRAMS += examples/leaky
 examples_leaky_SOURCES = examples/leaky.c
 
+# The policy file that the Debian package installs as /etc/libcloexec.conf.
+EXTRA_DIST += examples/libcloexec.conf
+
 # `make demo`: the leak, then its absence.
 demo: src/cloexec src/libcloexec.la examples/leaky
 	@echo '== examples/leaky as it is:'
