@@ -4,8 +4,9 @@
 check_PROGRAMS += examples/leaky
 examples_leaky_SOURCES = examples/leaky.c
 
-# The policy file that the Debian package installs as /etc/libcloexec.conf.
-EXTRA_DIST += examples/libcloexec.conf
+# The policy file that the Debian package installs as /etc/libcloexec.conf,
+# and an image that preloads the library into every process.
+EXTRA_DIST += examples/libcloexec.conf examples/Dockerfile
 
 # `make demo`: the leak, then its absence.
 demo: src/cloexec src/libcloexec.la examples/leaky

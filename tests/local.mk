@@ -13,6 +13,7 @@ AM_TESTS_ENVIRONMENT = \
 	export CLOEXEC_LIB CLOEXEC_CMD CLOEXEC_SAN_LIB FDREPORT; \
 	export top_srcdir top_builddir; \
 	MAKE='$(MAKE)'; CC='$(CC)'; export MAKE CC; \
+	CLOEXEC_DEBS='$(CLOEXEC_DEBS)'; export CLOEXEC_DEBS; \
 	inst_bindir='$(bindir)'; inst_libdir='$(libdir)'; \
 	inst_includedir='$(includedir)'; inst_mandir='$(mandir)'; \
 	export inst_bindir inst_libdir inst_includedir inst_mandir; \
@@ -126,6 +127,18 @@ EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
 check_LTLIBRARIES += tests/lib/libempty.la
 tests_lib_libempty_la_SOURCES = tests/lib/empty.c
 tests_lib_libempty_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+
+# `make check-root`: what needs root and the package archive, on the
+# Debian packages that CLOEXEC_DEBS names, or that `make deb` builds.
+ROOT_TESTS = tests/root/debootstrap.test
+EXTRA_DIST += $(ROOT_TESTS)
+check-root:
+	@debs='$(CLOEXEC_DEBS)'; \
+	if [ -z "$$debs" ]; then \
+	  $(MAKE) $(AM_MAKEFLAGS) deb && debs='$(abs_top_builddir)/deb'; \
+	fi && \
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(ROOT_TESTS)' CLOEXEC_DEBS="$$debs"
+.PHONY: check-root
 
 if HAVE_CHECK
 # The unit tests under valgrind: memory errors and definite leaks fail.

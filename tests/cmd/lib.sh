@@ -40,10 +40,22 @@ status() {
 	echo $?
 }
 
-# preloaded COMMAND...: run it with the library, like the container case
-preloaded() {
-	LD_PRELOAD="${CLOEXEC_SAN_LIB:+$CLOEXEC_SAN_LIB }$CLOEXEC_LIB" "$@"
-}
+# CLOEXEC_PRELOAD_ALL=1: the system preloads the library into every
+# process (/etc/ld.so.preload, as in tests/root/debootstrap.test), these
+# tests included.  Then there is nothing to add, and "without the library"
+# can only mean with the library forcing nothing.  A test that shows a
+# leak without the library runs the program through unpreloaded.
+if [ "${CLOEXEC_PRELOAD_ALL-}" = 1 ]; then
+	# preloaded COMMAND...: run it with the library
+	preloaded() { "$@"; }
+	# unpreloaded COMMAND...: run it without the library's effect
+	unpreloaded() { env CLOEXEC_POLICY=off "$@"; }
+else
+	preloaded() {
+		LD_PRELOAD="${CLOEXEC_SAN_LIB:+$CLOEXEC_SAN_LIB }$CLOEXEC_LIB" "$@"
+	}
+	unpreloaded() { env -u LD_PRELOAD "$@"; }
+fi
 
 finish() {
 	exit $failed
