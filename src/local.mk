@@ -19,9 +19,12 @@ src_libcore_la_SOURCES = \
 	src/core/report.c src/core/report.h \
 	src/core/sys.h \
 	src/core/thread.h
-# -fexceptions: a thread cancelled inside a wrapped call unwinds through
-# the wrapper's cleanup (CANCEL_SAFE in fdreq.h).
-src_libcore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fexceptions
+# Unwind tables: a thread cancelled inside a wrapped call unwinds through
+# the wrapper's frame.  No -fexceptions: that would make libgcc_s a
+# dependency, loaded into every process (fdreq.c says how cancellation is
+# handled without it).
+LIB_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fasynchronous-unwind-tables
+src_libcore_la_CFLAGS = $(LIB_CFLAGS)
 
 # The library: one file per fd family, on top of the core.
 lib_LTLIBRARIES += src/libcloexec.la
@@ -37,10 +40,10 @@ src_libcloexec_la_SOURCES = \
 	src/wrap/rcmd.c \
 	src/wrap/socket.c \
 	src/wrap/spawn.c \
-	src/wrap/specs.c src/wrap/specs.h \
+	src/wrap/specs.h \
 	src/wrap/stdio.c \
 	src/wrap/syscall.c
-src_libcloexec_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fexceptions
+src_libcloexec_la_CFLAGS = $(LIB_CFLAGS)
 src_libcloexec_la_LIBADD = src/libcore.la
 src_libcloexec_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
 	-Wl,--version-script=src/libcloexec.map

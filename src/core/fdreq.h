@@ -61,11 +61,12 @@ struct fdreq {
 	unsigned want;	/* properties the caller asked for */
 	unsigned force; /* properties the policy adds */
 	int rest;	/* the caller's bits the family does not know */
+	int flags;	/* the flags argument for the call on this path */
 	uint32_t extra; /* POLICY_KEEPS, POLICY_REPORT: more to do after */
 	int cancel_state;
 	bool in_flight; /* fallback outside the lock: see fdreq_begin_open */
 	bool onto;	/* the program chose the number (dup2, dup3) */
-	const struct flag_family *family;
+	bool fast;	/* native, close-on-exec, nothing else to do above 2 */
 	const char *call; /* for the audit: which call ... */
 	void *caller;	  /* ... called from where */
 };
@@ -75,15 +76,26 @@ struct fdreq {
 
 enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
 			       int wait_fd)
-	__attribute__((visibility("hidden")));
+	__attribute__((visibility("hidden"), cold));
 void fdreq_fallback_open(struct fdreq *rq, int dirfd, const char *path,
-			 int flags) __attribute__((visibility("hidden")));
+			 int flags) __attribute__((visibility("hidden"), cold));
 void fdreq_mark(struct fdreq *rq, int fd) __attribute__((visibility("hidden")));
 void fdreq_done(struct fdreq *rq) __attribute__((visibility("hidden")));
+
+/*
+ * For a call that can be made without waiting (recvmsg's MSG_DONTWAIT):
+ * on the fallback path it is made inside the lock without waiting, and
+ * when it finds nothing (EAGAIN), this leaves the lock, waits for fd to be
+ * readable and takes the lock again.  True: make the call again.  False:
+ * return what it got, errno intact (the fd is non-blocking), or the wait's
+ * error.
+ */
+bool fdreq_wait_outside(struct fdreq *rq, int fd)
+	__attribute__((visibility("hidden")));
 int fdreq_finish(struct fdreq *rq, int fd)
-	__attribute__((visibility("hidden")));
+	__attribute__((visibility("hidden"), cold));
 int fdreq_finish_pair(struct fdreq *rq, int ret, int fds[2])
-	__attribute__((visibility("hidden")));
+	__attribute__((visibility("hidden"), cold));
 
 static inline __attribute__((always_inline)) enum fdreq_path
 fdreq_start(struct fdreq *rq, const struct fd_spec *spec, int flags,
@@ -91,19 +103,44 @@ fdreq_start(struct fdreq *rq, const struct fd_spec *spec, int flags,
 	    void *caller)
 {
 	uint32_t word = policy_word();
+	uint32_t cls = 1u << spec->cls;
 
 	rq->in_flight = false;
 	rq->onto = onto;
-	rq->family = spec->family;
+	/*
+	 * The common case first, in a few instructions: the policy forces
+	 * the class and has nothing more to do, the caller passed none of
+	 * the family's bits, and the kernel takes the flag.
+	 */
+	if (__builtin_expect((word & (cls | POLICY_KEEPS | POLICY_REPORT)) ==
+					     cls &&
+				     may_force &&
+				     !(flags & flags_known(spec->family)) &&
+				     cap_native(spec->cap),
+			     1)) {
+		rq->want = 0;
+		rq->force = FDP_CLOEXEC;
+		rq->extra = 0;
+		rq->rest = flags;
+		rq->flags = flags | flags_unmap(spec->family, FDP_CLOEXEC);
+		rq->fast = true;
+		return rq->path = FDREQ_NATIVE;
+	}
+	rq->fast = false;
 	rq->rest = flags_remap(spec->family, flags, &rq->want);
-	rq->force = may_force && (word & (1u << spec->cls)) ? FDP_CLOEXEC : 0;
+	rq->force = may_force && (word & cls) ? FDP_CLOEXEC : 0;
 	rq->extra = word & (POLICY_KEEPS | POLICY_REPORT);
 	rq->call = call;
 	rq->caller = caller;
+	/* Decided here, where the family is a constant the remap folds. */
+	rq->flags = rq->rest;
 	if (!(rq->want | rq->force) && !spec->flagged_call)
 		return rq->path = FDREQ_PLAIN;
-	if (__builtin_expect(cap_native(spec->cap), 1))
+	if (__builtin_expect(cap_native(spec->cap), 1)) {
+		rq->flags |= flags_unmap(spec->family, rq->want | rq->force);
+		rq->fast = !rq->extra && ((rq->want | rq->force) & FDP_CLOEXEC);
 		return rq->path = FDREQ_NATIVE;
+	}
 	return rq->path = fdreq_fallback(rq, spec, wait_fd);
 }
 
@@ -168,9 +205,7 @@ static inline bool fdreq_may_force_onto(int target)
 /* The flags argument for the call on this path. */
 static inline int fdreq_flags(const struct fdreq *rq)
 {
-	if (rq->path == FDREQ_FALLBACK)
-		return rq->rest;
-	return rq->rest | flags_unmap(rq->family, rq->want | rq->force);
+	return rq->flags;
 }
 
 /*
@@ -179,8 +214,7 @@ static inline int fdreq_flags(const struct fdreq *rq)
  */
 static inline bool fdreq_done_natively(const struct fdreq *rq, int fd)
 {
-	return rq->path == FDREQ_NATIVE && fd > 2 && !rq->extra &&
-	       ((rq->want | rq->force) & FDP_CLOEXEC);
+	return rq->fast && fd > 2;
 }
 
 static inline int fdreq_end(struct fdreq *rq, int fd)
@@ -209,15 +243,6 @@ static inline int fdreq_end_pair(struct fdreq *rq, int ret, int fds[2])
  * After the call, for results that are not one fd or a pair (messages with
  * SCM_RIGHTS, a FILE): fdreq_mark() each new fd, then fdreq_done().
  */
-
-/*
- * For wrappers that use fdreq_begin_open(): declare the request as
- * "struct fdreq rq CANCEL_SAFE;" and begin it before any return.  If the thread is cancelled inside the call, the unwinding
- * takes it out of the in-flight count (the library is built with
- * -fexceptions for that).
- */
-void fdreq_cancelled(struct fdreq *rq) __attribute__((visibility("hidden")));
-#define CANCEL_SAFE __attribute__((cleanup(fdreq_cancelled)))
 
 static inline int fdreq_fail(int err)
 {

@@ -12,6 +12,7 @@
 #include "sys.h"
 
 _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS];
+atomic_bool fdtable_kept_any;
 static _Atomic(struct fd_origin *) origin_chunks[FDT_CHUNKS];
 
 /* The chunk for fd in a table, mapped (zeroed) on first use. */
@@ -77,6 +78,9 @@ static void set_bits(int fd, unsigned bits)
 
 	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return;
+	if (bits & FDT_KEEP)
+		atomic_store_explicit(&fdtable_kept_any, true,
+				      memory_order_relaxed);
 	chunk = chunk_for(fd);
 	if (chunk)
 		chunk[fd & (FDT_CHUNK - 1)] |= bits;

@@ -33,6 +33,13 @@ enum {
 
 extern _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS]
 	__attribute__((visibility("hidden")));
+/*
+ * Set for good by the first keep.  Until then a new fd has no old keep
+ * to forget.  Relaxed is enough: the keep was set before the fd it was
+ * for was closed, and the kernel's fd table orders that close before the
+ * call that returns the same number again.
+ */
+extern atomic_bool fdtable_kept_any __attribute__((visibility("hidden")));
 
 void fdtable_set_keep(int fd) __attribute__((visibility("hidden")));
 void fdtable_set_deliberate(int fd) __attribute__((visibility("hidden")));
@@ -90,7 +97,8 @@ static inline void fdtable_clear_keep(int fd)
 {
 	uint8_t *chunk;
 
-	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
+	if (!atomic_load_explicit(&fdtable_kept_any, memory_order_relaxed) ||
+	    fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return;
 	chunk = atomic_load_explicit(&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
 				     memory_order_relaxed);

@@ -44,7 +44,8 @@ enum cap_state {
 extern _Atomic unsigned char cap_cache[CAP_COUNT]
 	__attribute__((visibility("hidden")));
 
-enum cap_state cap_probe(enum cap c) __attribute__((visibility("hidden")));
+enum cap_state cap_probe(enum cap c)
+	__attribute__((visibility("hidden"), cold));
 const char *cap_name(enum cap c) __attribute__((visibility("hidden")));
 const char *cap_state_name(enum cap_state s)
 	__attribute__((visibility("hidden")));

@@ -53,12 +53,18 @@ REAL_SLOT(dup3, raw_dup3);
 REAL_SLOT(fcntl, raw_fcntl);
 REAL_SLOT(fcntl64, raw_fcntl);
 
+/*
+ * Natively the kernel call itself: libc's fcntl() is a variadic dispatcher
+ * that costs more than the dup() it stands in for, and F_DUPFD_CLOEXEC,
+ * like dup(), is no cancellation point.
+ */
 CLOEXEC_EXPORT int dup(int fd)
 {
 	struct fdreq rq;
 
 	if (fdreq_begin(&rq, &spec_dup, 0, -1) == FDREQ_NATIVE)
-		return fdreq_end(&rq, REAL(fcntl)(fd, F_DUPFD_CLOEXEC, 0L));
+		return fdreq_end(&rq, sys_result(sys_fcntl(fd, F_DUPFD_CLOEXEC,
+							   0)));
 	return fdreq_end(&rq, REAL(dup)(fd));
 }
 

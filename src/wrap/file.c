@@ -86,7 +86,7 @@ REAL_SLOT(open_by_handle_at, raw_open_by_handle_at);
 
 CLOEXEC_EXPORT int open(const char *path, int flags, ...)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
@@ -96,7 +96,7 @@ CLOEXEC_EXPORT int open(const char *path, int flags, ...)
 
 CLOEXEC_EXPORT int open64(const char *path, int flags, ...)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
@@ -106,7 +106,7 @@ CLOEXEC_EXPORT int open64(const char *path, int flags, ...)
 
 CLOEXEC_EXPORT int openat(int dirfd, const char *path, int flags, ...)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
@@ -117,7 +117,7 @@ CLOEXEC_EXPORT int openat(int dirfd, const char *path, int flags, ...)
 
 CLOEXEC_EXPORT int openat64(int dirfd, const char *path, int flags, ...)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
@@ -129,7 +129,7 @@ CLOEXEC_EXPORT int openat64(int dirfd, const char *path, int flags, ...)
 /* The _FORTIFY_SOURCE names take no mode; glibc checks that none is due. */
 CLOEXEC_EXPORT int __open_2(const char *path, int flags)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	fdreq_begin_open(&rq, &spec_open, flags, AT_FDCWD, path);
 	return fdreq_end(&rq, REAL(__open_2)(path, fdreq_flags(&rq)));
@@ -137,7 +137,7 @@ CLOEXEC_EXPORT int __open_2(const char *path, int flags)
 
 CLOEXEC_EXPORT int __open64_2(const char *path, int flags)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	fdreq_begin_open(&rq, &spec_open, flags, AT_FDCWD, path);
 	return fdreq_end(&rq, REAL(__open64_2)(path, fdreq_flags(&rq)));
@@ -145,7 +145,7 @@ CLOEXEC_EXPORT int __open64_2(const char *path, int flags)
 
 CLOEXEC_EXPORT int __openat_2(int dirfd, const char *path, int flags)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	fdreq_begin_open(&rq, &spec_open, flags, dirfd, path);
 	return fdreq_end(&rq, REAL(__openat_2)(dirfd, path, fdreq_flags(&rq)));
@@ -153,7 +153,7 @@ CLOEXEC_EXPORT int __openat_2(int dirfd, const char *path, int flags)
 
 CLOEXEC_EXPORT int __openat64_2(int dirfd, const char *path, int flags)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	fdreq_begin_open(&rq, &spec_open, flags, dirfd, path);
 	return fdreq_end(&rq,
@@ -163,7 +163,7 @@ CLOEXEC_EXPORT int __openat64_2(int dirfd, const char *path, int flags)
 /* creat() has no flags: natively it is the open() it stands for. */
 CLOEXEC_EXPORT int creat(const char *path, mode_t mode)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	if (fdreq_begin_open(&rq, &spec_open, 0, AT_FDCWD, path) ==
 	    FDREQ_NATIVE)
@@ -176,7 +176,7 @@ CLOEXEC_EXPORT int creat(const char *path, mode_t mode)
 
 CLOEXEC_EXPORT int creat64(const char *path, mode_t mode)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 
 	if (fdreq_begin_open(&rq, &spec_open, 0, AT_FDCWD, path) ==
 	    FDREQ_NATIVE)
