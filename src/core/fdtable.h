@@ -62,7 +62,7 @@ void fdtable_sweep(bool policy_keeps) __attribute__((visibility("hidden")));
 
 /*
  * Where each fd came from, for the audit: the call that made it and the
- * address it was called from.  Kept only when reports are on (32 bytes
+ * address it was called from.  Kept only when reports are on (24 bytes
  * per fd, in chunks mapped on first use), with the file's identity, so
  * that an entry the library did not see closed is not taken for the
  * origin of whatever reused the number.
