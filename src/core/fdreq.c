@@ -68,6 +68,48 @@ bool fdreq_wait_outside(struct fdreq *rq, int fd)
 	return waited == 0;
 }
 
+enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
+				 int flags, int wait_fd, bool may_force,
+				 bool onto, const char *call, void *caller)
+{
+	uint32_t word = policy_word();
+	unsigned props;
+
+	rq->in_flight = false;
+	rq->onto = onto;
+	rq->rest = flags_remap(spec->family, flags, &rq->want);
+	rq->force = may_force && (word & (1u << spec->cls)) ? FDP_CLOEXEC : 0;
+	rq->extra = word & (POLICY_KEEPS | POLICY_REPORT);
+	rq->call = call;
+	rq->caller = caller;
+	rq->flags = rq->rest;
+	rq->fast = false;
+	props = rq->want | rq->force;
+	if (!props && !spec->flagged_call)
+		return rq->path = FDREQ_PLAIN;
+	if (cap_native(spec->cap)) {
+		rq->flags |= flags_unmap(spec->family, props);
+		rq->fast = !rq->extra && (props & FDP_CLOEXEC);
+		return rq->path = FDREQ_NATIVE;
+	}
+	return rq->path = fdreq_fallback(rq, spec, wait_fd);
+}
+
+enum fdreq_path fdreq_start_open_slow(struct fdreq *rq,
+				      const struct fd_spec *spec, int flags,
+				      int dirfd, const char *path,
+				      const char *call, void *caller)
+{
+	/* A path the policy keeps is not forced, not even for an instant. */
+	bool may_force = !(policy_word() & POLICY_KEEPS) ||
+			 !policy_keeps_path(path);
+
+	if (fdreq_start_slow(rq, spec, flags, FDREQ_WAIT_LATER, may_force,
+			     false, call, caller) == FDREQ_FALLBACK)
+		fdreq_fallback_open(rq, dirfd, path, flags);
+	return rq->path;
+}
+
 enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
 			       int wait_fd)
 {

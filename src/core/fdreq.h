@@ -60,7 +60,7 @@ struct fdreq {
 	enum fdreq_path path;
 	unsigned want;	/* properties the caller asked for */
 	unsigned force; /* properties the policy adds */
-	int rest;	/* the caller's bits the family does not know */
+	int rest;	/* the caller's bits the family does not know (slow) */
 	int flags;	/* the flags argument for the call on this path */
 	uint32_t extra; /* POLICY_KEEPS, POLICY_REPORT: more to do after */
 	int cancel_state;
@@ -97,51 +97,51 @@ int fdreq_finish(struct fdreq *rq, int fd)
 int fdreq_finish_pair(struct fdreq *rq, int ret, int fds[2])
 	__attribute__((visibility("hidden"), cold));
 
+enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
+				 int flags, int wait_fd, bool may_force,
+				 bool onto, const char *call, void *caller)
+	__attribute__((visibility("hidden"), cold));
+
+/*
+ * The common case inline, in a few instructions and no call: the policy
+ * is loaded, forces the class and has nothing more to do, the caller
+ * passed none of the family's bits, and the kernel is known to take the
+ * flag.  Everything else, the first call included, is fdreq_start_slow().
+ */
+static inline __attribute__((always_inline)) bool
+fdreq_try_fast(struct fdreq *rq, const struct fd_spec *spec, int flags,
+	       bool onto)
+{
+	uint32_t word = atomic_load_explicit(&policy_hot, memory_order_acquire);
+	uint32_t cls = 1u << spec->cls;
+
+	if (__builtin_expect((word & (cls | POLICY_KEEPS | POLICY_REPORT)) !=
+					     cls ||
+				     (flags & flags_known(spec->family)) ||
+				     !cap_known_native(spec->cap),
+			     0))
+		return false;
+	rq->in_flight = false;
+	rq->onto = onto;
+	rq->want = 0;
+	rq->force = FDP_CLOEXEC;
+	rq->extra = 0;
+	rq->flags = flags | flags_unmap(spec->family, FDP_CLOEXEC);
+	rq->fast = true;
+	rq->path = FDREQ_NATIVE;
+	return true;
+}
+
 static inline __attribute__((always_inline)) enum fdreq_path
 fdreq_start(struct fdreq *rq, const struct fd_spec *spec, int flags,
 	    int wait_fd, bool may_force, bool onto, const char *call,
 	    void *caller)
 {
-	uint32_t word = policy_word();
-	uint32_t cls = 1u << spec->cls;
-
-	rq->in_flight = false;
-	rq->onto = onto;
-	/*
-	 * The common case first, in a few instructions: the policy forces
-	 * the class and has nothing more to do, the caller passed none of
-	 * the family's bits, and the kernel takes the flag.
-	 */
-	if (__builtin_expect((word & (cls | POLICY_KEEPS | POLICY_REPORT)) ==
-					     cls &&
-				     may_force &&
-				     !(flags & flags_known(spec->family)) &&
-				     cap_native(spec->cap),
-			     1)) {
-		rq->want = 0;
-		rq->force = FDP_CLOEXEC;
-		rq->extra = 0;
-		rq->rest = flags;
-		rq->flags = flags | flags_unmap(spec->family, FDP_CLOEXEC);
-		rq->fast = true;
-		return rq->path = FDREQ_NATIVE;
-	}
-	rq->fast = false;
-	rq->rest = flags_remap(spec->family, flags, &rq->want);
-	rq->force = may_force && (word & cls) ? FDP_CLOEXEC : 0;
-	rq->extra = word & (POLICY_KEEPS | POLICY_REPORT);
-	rq->call = call;
-	rq->caller = caller;
-	/* Decided here, where the family is a constant the remap folds. */
-	rq->flags = rq->rest;
-	if (!(rq->want | rq->force) && !spec->flagged_call)
-		return rq->path = FDREQ_PLAIN;
-	if (__builtin_expect(cap_native(spec->cap), 1)) {
-		rq->flags |= flags_unmap(spec->family, rq->want | rq->force);
-		rq->fast = !rq->extra && ((rq->want | rq->force) & FDP_CLOEXEC);
-		return rq->path = FDREQ_NATIVE;
-	}
-	return rq->path = fdreq_fallback(rq, spec, wait_fd);
+	if (__builtin_expect(may_force && fdreq_try_fast(rq, spec, flags, onto),
+			     1))
+		return FDREQ_NATIVE;
+	return fdreq_start_slow(rq, spec, flags, wait_fd, may_force, onto,
+				call, caller);
 }
 
 /*
@@ -170,18 +170,21 @@ fdreq_start(struct fdreq *rq, const struct fd_spec *spec, int flags,
  * a fork meanwhile sweeps its child (forklock_child).  Other opens hold
  * the creator side as any creator does.
  */
+enum fdreq_path fdreq_start_open_slow(struct fdreq *rq,
+				      const struct fd_spec *spec, int flags,
+				      int dirfd, const char *path,
+				      const char *call, void *caller)
+	__attribute__((visibility("hidden"), cold));
+
+/* The fast path never applies when the policy keeps paths. */
 static inline __attribute__((always_inline)) enum fdreq_path
 fdreq_start_open(struct fdreq *rq, const struct fd_spec *spec, int flags,
 		 int dirfd, const char *path, const char *call, void *caller)
 {
-	/* A path the policy keeps is not forced, not even for an instant. */
-	bool may_force = !(policy_word() & POLICY_KEEPS) ||
-			 !policy_keeps_path(path);
-
-	if (fdreq_start(rq, spec, flags, FDREQ_WAIT_LATER, may_force, false,
-			call, caller) == FDREQ_FALLBACK)
-		fdreq_fallback_open(rq, dirfd, path, flags);
-	return rq->path;
+	if (__builtin_expect(fdreq_try_fast(rq, spec, flags, false), 1))
+		return FDREQ_NATIVE;
+	return fdreq_start_open_slow(rq, spec, flags, dirfd, path, call,
+				     caller);
 }
 
 #define fdreq_begin_open(rq, spec, flags, dirfd, path)                         \

@@ -52,6 +52,13 @@ const char *cap_state_name(enum cap_state s)
 /* Has any capability turned out missing (the fallback path is in use)? */
 bool cap_fallback_seen(void) __attribute__((visibility("hidden")));
 
+/* Known to be there, without probing. */
+static inline bool cap_known_native(enum cap c)
+{
+	return atomic_load_explicit(&cap_cache[c], memory_order_relaxed) ==
+	       CAP_NATIVE;
+}
+
 static inline bool cap_native(enum cap c)
 {
 	unsigned char s = atomic_load_explicit(&cap_cache[c],
