@@ -174,6 +174,8 @@ void fdreq_fallback_open(struct fdreq *rq, int dirfd, const char *path,
 			 int flags)
 {
 	if (path && open_may_block(dirfd, path, flags)) {
+		/* Before the first flight: its child sweeps spare these. */
+		fdtable_scan_inherited();
 		pthread_once(&flight_key_once, flight_key_create);
 		pthread_setspecific(flight_key, &flight_key);
 		thread_self()->in_flight++;

@@ -199,13 +199,25 @@ static int note_inherited(int fd, void *ctx)
 	return 0;
 }
 
-/*
- * At load time, because only then can it be known: which fds the process
- * was given.  A sweep must never take those away.
- */
-__attribute__((constructor)) void fdtable_scan_inherited(void)
+void fdtable_scan_inherited(void)
 {
-	fdtable_for_each(note_inherited, NULL);
+	static atomic_bool scanned;
+
+	if (!atomic_exchange(&scanned, true))
+		fdtable_for_each(note_inherited, NULL);
+}
+
+/*
+ * Which fds the process was given can only be known at load time.  The
+ * sweep must never take those away, and the audit names them; with the
+ * default policy neither runs, and the scan (and its system calls) is
+ * saved.  The fallback path's in-flight sweep scans at its first use.
+ */
+__attribute__((constructor)) static void scan_at_start(void)
+{
+	if (policy_configured() &&
+	    (policy_word() & (POLICY_SWEEP | POLICY_REPORT)))
+		fdtable_scan_inherited();
 }
 
 static bool kept(int fd, bool policy_keeps)

@@ -43,6 +43,7 @@ extern atomic_bool fdtable_kept_any __attribute__((visibility("hidden")));
 
 void fdtable_set_keep(int fd) __attribute__((visibility("hidden")));
 void fdtable_set_deliberate(int fd) __attribute__((visibility("hidden")));
+/* Note the fds open and inheritable now as inherited; once only. */
 void fdtable_scan_inherited(void) __attribute__((visibility("hidden")));
 /*
  * Call fn on every open fd at 3 and above (from /proc/self/fd, or without
