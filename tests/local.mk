@@ -112,7 +112,8 @@ SHELL_TESTS = \
 	tests/cmd/policy.test \
 	tests/cmd/exports.test \
 	tests/cmd/demo.test \
-	tests/cmd/programs.test
+	tests/cmd/programs.test \
+	tests/cmd/leaks.test
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
 
