@@ -8,9 +8,10 @@ AM_TESTS_ENVIRONMENT = \
 	CLOEXEC_LIB='$(abs_top_builddir)/src/.libs/libcloexec.so.0'; \
 	CLOEXEC_CMD='$(abs_top_builddir)/src/cloexec'; \
 	CLOEXEC_SAN_LIB='$(SAN_LIB)'; \
+	CLOEXEC_ABSENT='$(CLOEXEC_ABSENT)'; \
 	FDREPORT='$(abs_top_builddir)/tests/lib/fdreport'; \
 	top_srcdir='$(top_srcdir)'; top_builddir='$(top_builddir)'; \
-	export CLOEXEC_LIB CLOEXEC_CMD CLOEXEC_SAN_LIB FDREPORT; \
+	export CLOEXEC_LIB CLOEXEC_CMD CLOEXEC_SAN_LIB CLOEXEC_ABSENT FDREPORT; \
 	export top_srcdir top_builddir; \
 	ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0; \
 	export ASAN_OPTIONS;

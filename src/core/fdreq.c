@@ -100,8 +100,10 @@ static void in_flight_enter(struct fdreq *rq)
 	rq->in_flight = false;
 }
 
-void fdreq_cancelled(struct fdreq *rq)
+void fdreq_cancelled(void *arg)
 {
+	struct fdreq *rq = arg;
+
 	if (rq->in_flight) {
 		forklock_in_flight(-1);
 		rq->in_flight = false;

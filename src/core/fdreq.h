@@ -23,6 +23,7 @@
 #define CLOEXEC_FDREQ_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -211,13 +212,31 @@ static inline int fdreq_end_pair(struct fdreq *rq, int ret, int fds[2])
  */
 
 /*
- * For wrappers that use fdreq_begin_open(): declare the request as
- * "struct fdreq rq CANCEL_SAFE;" and begin it before any return.  If the thread is cancelled inside the call, the unwinding
- * takes it out of the in-flight count (the library is built with
- * -fexceptions for that).
+ * For wrappers that use fdreq_begin_open(): the call itself, which may run
+ * in flight (outside the lock) and stays a cancellation point, so that a
+ * thread cancelled inside it leaves the in-flight count on its way out.
+ *
+ *	fd = FDREQ_CANCELLABLE(&rq, REAL(open)(path, fdreq_flags(&rq), mode));
+ *
+ * pthread_cleanup_push, because every C library runs it: glibc cancels by
+ * unwinding (the library is built with -fexceptions, and the push is then
+ * a cleanup attribute that costs nothing), musl runs the pushed handlers
+ * and exits the thread without unwinding, so a cleanup attribute of our
+ * own would never run there (doc/musl.md).  Only in-flight calls push.
  */
-void fdreq_cancelled(struct fdreq *rq) __attribute__((visibility("hidden")));
-#define CANCEL_SAFE __attribute__((cleanup(fdreq_cancelled)))
+void fdreq_cancelled(void *rq) __attribute__((visibility("hidden")));
+#define FDREQ_CANCELLABLE(rq, call)                                            \
+	({                                                                     \
+		__typeof__(call) fdreq_ret_;                                   \
+		if (__builtin_expect((rq)->in_flight, 0)) {                    \
+			pthread_cleanup_push(fdreq_cancelled, (rq));           \
+			fdreq_ret_ = (call);                                   \
+			pthread_cleanup_pop(0);                                \
+		} else {                                                       \
+			fdreq_ret_ = (call);                                   \
+		}                                                              \
+		fdreq_ret_;                                                    \
+	})
 
 static inline int fdreq_fail(int err)
 {

@@ -196,19 +196,23 @@ static FILE *stdio_end(struct fdreq *rq, FILE *f)
 CLOEXEC_EXPORT FILE *fopen(const char *path, const char *mode)
 {
 	char buf[MODE_MAX];
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	FILE *f;
 
 	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
-	return stdio_end(&rq, REAL(fopen)(path, mode));
+	f = FDREQ_CANCELLABLE(&rq, REAL(fopen)(path, mode));
+	return stdio_end(&rq, f);
 }
 
 CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
 {
 	char buf[MODE_MAX];
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	FILE *f;
 
 	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
-	return stdio_end(&rq, REAL(fopen64)(path, mode));
+	f = FDREQ_CANCELLABLE(&rq, REAL(fopen64)(path, mode));
+	return stdio_end(&rq, f);
 }
 
 /*
@@ -218,19 +222,23 @@ CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
 CLOEXEC_EXPORT FILE *freopen(const char *path, const char *mode, FILE *f)
 {
 	char buf[MODE_MAX];
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	FILE *ret;
 
 	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
-	return stdio_end(&rq, REAL(freopen)(path, mode, f));
+	ret = FDREQ_CANCELLABLE(&rq, REAL(freopen)(path, mode, f));
+	return stdio_end(&rq, ret);
 }
 
 CLOEXEC_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f)
 {
 	char buf[MODE_MAX];
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	FILE *ret;
 
 	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
-	return stdio_end(&rq, REAL(freopen64)(path, mode, f));
+	ret = FDREQ_CANCELLABLE(&rq, REAL(freopen64)(path, mode, f));
+	return stdio_end(&rq, ret);
 }
 
 /*

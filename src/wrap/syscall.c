@@ -174,7 +174,7 @@ static long translate(const struct sys_rule *r, long a[6], void *caller)
 {
 	int flags = r->caller_flags ? (int)a[r->flags_arg] : 0;
 	int wait = -1;
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 	long ret, nr;
 	int i;
 
@@ -213,7 +213,7 @@ static long translate(const struct sys_rule *r, long a[6], void *caller)
 		a[r->flags_arg] = fdreq_flags(&rq);
 		break;
 	}
-	ret = call(nr, a);
+	ret = FDREQ_CANCELLABLE(&rq, call(nr, a));
 	switch (r->result) {
 	case PAIR:
 		return fdreq_end_pair(&rq, (int)ret, (int *)a[r->out_arg]);
