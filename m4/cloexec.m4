@@ -97,7 +97,6 @@ int ioctl(int, unsigned long, ...);]], [])],
 		[AC_DEFINE([HAVE_SOCKADDR_TRANSPARENT_UNION], [1],
 			[Define to 1 if accept() takes a transparent union.])],
 		[AC_DEFINE([HAVE_SOCKADDR_TRANSPARENT_UNION], [0])])
-	AC_CHECK_HEADERS([linux/seccomp.h linux/filter.h linux/audit.h])
 	AC_CACHE_CHECK([the type of recvmmsg's flags], [cloexec_cv_mmsg_flags], [
 		AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <sys/socket.h>
 int recvmmsg(int, struct mmsghdr *, unsigned int, int, struct timespec *);]],
@@ -140,4 +139,39 @@ AC_DEFUN([CLOEXEC_ENTRY_POINTS], [
 	AC_MSG_CHECKING([which entry points the C library lacks])
 	AC_MSG_RESULT([${CLOEXEC_ABSENT:-none}])
 	AC_SUBST([CLOEXEC_ABSENT])
+])
+
+dnl CLOEXEC_TEST_KERNEL_HEADERS: the emulated old kernel of the tests
+dnl (tests/lib/oldkernel.c) needs the kernel's uapi headers.  A compiler
+dnl wrapper for another C library may see that library's headers only
+dnl (Debian's musl-gcc): then the system's uapi headers come after them,
+dnl for the test helpers alone (KERNEL_TEST_CPPFLAGS), never the library.
+AC_DEFUN([CLOEXEC_TEST_KERNEL_HEADERS], [
+	AC_CACHE_CHECK([for the kernel headers of the tests],
+		[cloexec_cv_kernel_test_cppflags], [
+		cloexec_cv_kernel_test_cppflags=no
+		cloexec_multiarch=`$CC -print-multiarch 2>/dev/null`
+		for cloexec_flags in "" \
+			"-idirafter /usr/include${cloexec_multiarch:+ -idirafter /usr/include/$cloexec_multiarch}"
+		do
+			save_CPPFLAGS=$CPPFLAGS
+			CPPFLAGS="$CPPFLAGS $cloexec_flags"
+			AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>]],
+				[[return SECCOMP_RET_USER_NOTIF != 0;]])],
+				[cloexec_cv_kernel_test_cppflags=${cloexec_flags:-none needed}])
+			CPPFLAGS=$save_CPPFLAGS
+			test "x$cloexec_cv_kernel_test_cppflags" != xno && break
+		done
+	])
+	KERNEL_TEST_CPPFLAGS=
+	AS_CASE([$cloexec_cv_kernel_test_cppflags],
+		[no], [AC_MSG_WARN([no kernel headers: the tests will not emulate the old kernel])],
+		["none needed"], [],
+		[KERNEL_TEST_CPPFLAGS=$cloexec_cv_kernel_test_cppflags])
+	AS_IF([test "x$cloexec_cv_kernel_test_cppflags" != xno],
+		[AC_DEFINE([HAVE_KERNEL_TEST_HEADERS], [1],
+			[Define to 1 if the tests can include the kernel's seccomp headers.])])
+	AC_SUBST([KERNEL_TEST_CPPFLAGS])
 ])
