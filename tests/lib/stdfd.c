@@ -56,6 +56,22 @@ static int child(int fd)
 	return 0;
 }
 
+/*
+ * fd moved above the numbers under test, close-on-exec.  Plain calls: the
+ * emulated old kernel has no F_DUPFD_CLOEXEC, and glibc no fallback.
+ */
+static int high(int fd)
+{
+	int moved = fcntl(fd, F_DUPFD, 20);
+
+	if (moved < 0 || fcntl(moved, F_SETFD, FD_CLOEXEC)) {
+		perror("stdfd: F_DUPFD");
+		exit(2);
+	}
+	close(fd);
+	return moved;
+}
+
 /* A pipe for stdout, its ends kept above the numbers under test. */
 static void make_pipe(void)
 {
@@ -65,10 +81,8 @@ static void make_pipe(void)
 		perror("stdfd: pipe");
 		exit(2);
 	}
-	pipe_r = fcntl(p[0], F_DUPFD_CLOEXEC, 20);
-	pipe_w = fcntl(p[1], F_DUPFD_CLOEXEC, 20);
-	close(p[0]);
-	close(p[1]);
+	pipe_r = high(p[0]);
+	pipe_w = high(p[1]);
 }
 
 /* A listener with a connection waiting (the client end stays open). */
@@ -76,8 +90,8 @@ static int listener(void)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	socklen_t len = sizeof(a);
-	int l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	int c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int l = high(socket(AF_INET, SOCK_STREAM, 0));
+	int c = high(socket(AF_INET, SOCK_STREAM, 0));
 
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (l < 0 || c < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) ||
