@@ -49,12 +49,18 @@ src_libcloexec_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
 	-Wl,--version-script=src/libcloexec.map
 EXTRA_src_libcloexec_la_DEPENDENCIES = src/libcloexec.map
 
-# The exported names are the rows of entrypoints.def, and nothing else.
-src/libcloexec.map: $(top_srcdir)/src/entrypoints.def
+# The exported names are the rows of entrypoints.def, and nothing else,
+# less those the C library lacks (configure's CLOEXEC_ABSENT: glibc's
+# fortify names and the like, on musl).
+src/libcloexec.map: $(top_srcdir)/src/entrypoints.def $(top_builddir)/config.status
 	$(AM_V_GEN)$(MKDIR_P) src && { \
 	  echo '/* Generated from src/entrypoints.def. */'; \
 	  echo '{'; echo 'global:'; \
-	  sed -n 's/^ENTRY(\([A-Za-z_0-9]*\),.*/	\1;/p' $<; \
+	  sed -n 's/^ENTRY(\([A-Za-z_0-9]*\),.*/\1/p' $< | \
+	    awk -v absent='$(CLOEXEC_ABSENT)' \
+	      'BEGIN { n = split(absent, a, " "); \
+	               for (i = 1; i <= n; i++) out[a[i]] = 1 } \
+	       !($$0 in out) { print "\t" $$0 ";" }'; \
 	  echo 'local:'; echo '	*;'; echo '};'; \
 	} > $@-t && mv $@-t $@
 CLEANFILES += src/libcloexec.map

@@ -23,6 +23,7 @@
 #define CLOEXEC_FDREQ_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -23,9 +23,12 @@ real_fn real_resolve(struct real_slot *slot, real_fn raw)
 
 	saved_errno = errno;
 	self->resolving = 1;
+#if HAVE_DLVSYM
 	if (slot->version[0])
 		addr = dlvsym(RTLD_NEXT, slot->name, slot->version);
 	else
+#endif
+		/* Without dlvsym (musl) there are no symbol versions either. */
 		addr = dlsym(RTLD_NEXT, slot->name);
 	self->resolving = 0;
 	errno = saved_errno;

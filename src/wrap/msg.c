@@ -20,8 +20,8 @@ static ssize_t raw_recvmsg(int fd, struct msghdr *msg, int flags)
 	return sys_result(sys_recvmsg(fd, msg, flags));
 }
 
-static int raw_recvmmsg(int fd, struct mmsghdr *vec, unsigned vlen, int flags,
-			struct timespec *timeout)
+static int raw_recvmmsg(int fd, struct mmsghdr *vec, unsigned vlen,
+			RECVMMSG_FLAGS_TYPE flags, struct timespec *timeout)
 {
 	return sys_result(
 		sys_call(SYS_recvmmsg, fd, vec, vlen, flags, timeout));
@@ -95,7 +95,7 @@ CLOEXEC_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
  * wait inside the lock for the messages after the first.
  */
 CLOEXEC_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned vlen,
-			    int flags, struct timespec *timeout)
+			    RECVMMSG_FLAGS_TYPE flags, struct timespec *timeout)
 {
 	struct fdreq rq;
 	int ret, i;

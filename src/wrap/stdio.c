@@ -209,18 +209,22 @@ CLOEXEC_EXPORT FILE *fopen(const char *path, const char *mode)
 {
 	char buf[MODE_MAX];
 	struct fdreq rq;
+	FILE *f;
 
 	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
-	return stdio_end(&rq, REAL(fopen)(path, mode));
+	f = REAL(fopen)(path, mode);
+	return stdio_end(&rq, f);
 }
 
 CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
 {
 	char buf[MODE_MAX];
 	struct fdreq rq;
+	FILE *f;
 
 	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
-	return stdio_end(&rq, REAL(fopen64)(path, mode));
+	f = REAL(fopen64)(path, mode);
+	return stdio_end(&rq, f);
 }
 
 /*
@@ -231,18 +235,22 @@ CLOEXEC_EXPORT FILE *freopen(const char *path, const char *mode, FILE *f)
 {
 	char buf[MODE_MAX];
 	struct fdreq rq;
+	FILE *ret;
 
 	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
-	return stdio_end(&rq, REAL(freopen)(path, mode, f));
+	ret = REAL(freopen)(path, mode, f);
+	return stdio_end(&rq, ret);
 }
 
 CLOEXEC_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f)
 {
 	char buf[MODE_MAX];
 	struct fdreq rq;
+	FILE *ret;
 
 	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
-	return stdio_end(&rq, REAL(freopen64)(path, mode, f));
+	ret = REAL(freopen64)(path, mode, f);
+	return stdio_end(&rq, ret);
 }
 
 /*
