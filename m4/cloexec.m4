@@ -76,7 +76,7 @@ AC_DEFUN([CLOEXEC_KERNEL_API], [
 	AS_IF([test "x$have_rcmd" = xyes],
 		[AC_DEFINE([HAVE_RCMD], [1], [Define to 1 for rcmd and friends.])],
 		[AC_DEFINE([HAVE_RCMD], [0])])
-	AC_CHECK_HEADERS([sys/fanotify.h])
+	AC_CHECK_HEADERS([sys/fanotify.h linux/futex.h])
 	dnl ioctl's request: unsigned long in glibc, int in musl (POSIX).
 	AC_CACHE_CHECK([the type of ioctl's request], [cloexec_cv_ioctl_req], [
 		AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <sys/ioctl.h>
@@ -97,9 +97,81 @@ int ioctl(int, unsigned long, ...);]], [])],
 		[AC_DEFINE([HAVE_SOCKADDR_TRANSPARENT_UNION], [1],
 			[Define to 1 if accept() takes a transparent union.])],
 		[AC_DEFINE([HAVE_SOCKADDR_TRANSPARENT_UNION], [0])])
-	AC_CHECK_HEADERS([linux/seccomp.h linux/filter.h linux/audit.h])
+	AC_CACHE_CHECK([the type of recvmmsg's flags], [cloexec_cv_mmsg_flags], [
+		AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <sys/socket.h>
+int recvmmsg(int, struct mmsghdr *, unsigned int, int, struct timespec *);]],
+			[])],
+			[cloexec_cv_mmsg_flags=int],
+			[cloexec_cv_mmsg_flags="unsigned int"])
+	])
+	AC_DEFINE_UNQUOTED([RECVMMSG_FLAGS_TYPE], [$cloexec_cv_mmsg_flags],
+		[The type of recvmmsg's fourth argument: int in glibc, unsigned
+		 in musl.])
+	dnl A symbol version pinned for a slot: glibc's dlvsym.
+	AC_CHECK_FUNCS([dlvsym])
 	dnl forkpty's login_tty: in libc since glibc 2.34 and in musl,
 	dnl in libutil before.
 	AC_SEARCH_LIBS([login_tty], [util], [],
 		[AC_MSG_ERROR([login_tty not found])])
+])
+
+dnl CLOEXEC_ENTRY_POINTS: which rows of src/entrypoints.def the C library
+dnl has.  One the C library lacks (glibc's _FORTIFY_SOURCE names, fcntl64,
+dnl getpt, rcmd ... on musl) is left out of the library: CLOEXEC_ABSENT
+dnl names it for the version script, `cloexec --list`'s check and the tests,
+dnl and the wrappers that could not even compile without it test the
+dnl HAVE_ macro.  cloexec_* rows are the library's own API, always there.
+dnl Run after the libraries are found: a symbol of -ldl or -lutil counts.
+AC_DEFUN([CLOEXEC_ENTRY_POINTS], [
+	AC_CHECK_FUNCS([__open_2 __open64_2 __openat_2 __openat64_2 \
+		fcntl64 getpt])
+	cloexec_rows=`sed -n 's/^ENTRY(\([[A-Za-z_0-9]]*\),.*/\1/p' \
+		"$srcdir/src/entrypoints.def"`
+	AS_IF([test -z "$cloexec_rows"],
+		[AC_MSG_ERROR([no ENTRY rows in $srcdir/src/entrypoints.def])])
+	CLOEXEC_ABSENT=
+	for cloexec_sym in $cloexec_rows; do
+		case $cloexec_sym in cloexec_*) continue ;; esac
+		AC_CHECK_FUNC([$cloexec_sym], [],
+			[CLOEXEC_ABSENT="$CLOEXEC_ABSENT $cloexec_sym"])
+	done
+	CLOEXEC_ABSENT=`echo $CLOEXEC_ABSENT`
+	AC_MSG_CHECKING([which entry points the C library lacks])
+	AC_MSG_RESULT([${CLOEXEC_ABSENT:-none}])
+	AC_SUBST([CLOEXEC_ABSENT])
+])
+
+dnl CLOEXEC_TEST_KERNEL_HEADERS: the emulated old kernel of the tests
+dnl (tests/lib/oldkernel.c) needs the kernel's uapi headers.  A compiler
+dnl wrapper for another C library may see that library's headers only
+dnl (Debian's musl-gcc): then the system's uapi headers come after them,
+dnl for the test helpers alone (KERNEL_TEST_CPPFLAGS), never the library.
+AC_DEFUN([CLOEXEC_TEST_KERNEL_HEADERS], [
+	AC_CACHE_CHECK([for the kernel headers of the tests],
+		[cloexec_cv_kernel_test_cppflags], [
+		cloexec_cv_kernel_test_cppflags=no
+		cloexec_multiarch=`$CC -print-multiarch 2>/dev/null`
+		for cloexec_flags in "" \
+			"-idirafter /usr/include${cloexec_multiarch:+ -idirafter /usr/include/$cloexec_multiarch}"
+		do
+			save_CPPFLAGS=$CPPFLAGS
+			CPPFLAGS="$CPPFLAGS $cloexec_flags"
+			AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>]],
+				[[return SECCOMP_RET_USER_NOTIF != 0;]])],
+				[cloexec_cv_kernel_test_cppflags=${cloexec_flags:-none needed}])
+			CPPFLAGS=$save_CPPFLAGS
+			test "x$cloexec_cv_kernel_test_cppflags" != xno && break
+		done
+	])
+	KERNEL_TEST_CPPFLAGS=
+	AS_CASE([$cloexec_cv_kernel_test_cppflags],
+		[no], [AC_MSG_WARN([no kernel headers: the tests will not emulate the old kernel])],
+		["none needed"], [],
+		[KERNEL_TEST_CPPFLAGS=$cloexec_cv_kernel_test_cppflags])
+	AS_IF([test "x$cloexec_cv_kernel_test_cppflags" != xno],
+		[AC_DEFINE([HAVE_KERNEL_TEST_HEADERS], [1],
+			[Define to 1 if the tests can include the kernel's seccomp headers.])])
+	AC_SUBST([KERNEL_TEST_CPPFLAGS])
 ])

@@ -19,9 +19,12 @@ src_libcore_la_SOURCES = \
 	src/core/report.c src/core/report.h \
 	src/core/sys.h \
 	src/core/thread.h
-# -fexceptions: a thread cancelled inside a wrapped call unwinds through
-# the wrapper's cleanup (CANCEL_SAFE in fdreq.h).
-src_libcore_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fexceptions
+# Unwind tables: a thread cancelled inside a wrapped call unwinds through
+# the wrapper's frame.  No -fexceptions: that would make libgcc_s a
+# dependency, loaded into every process (fdreq.c says how cancellation is
+# handled without it).
+LIB_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fasynchronous-unwind-tables
+src_libcore_la_CFLAGS = $(LIB_CFLAGS)
 
 # The library: one file per fd family, on top of the core.
 lib_LTLIBRARIES += src/libcloexec.la
@@ -37,10 +40,10 @@ src_libcloexec_la_SOURCES = \
 	src/wrap/rcmd.c \
 	src/wrap/socket.c \
 	src/wrap/spawn.c \
-	src/wrap/specs.c src/wrap/specs.h \
+	src/wrap/specs.h \
 	src/wrap/stdio.c \
 	src/wrap/syscall.c
-src_libcloexec_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fexceptions
+src_libcloexec_la_CFLAGS = $(LIB_CFLAGS)
 src_libcloexec_la_LIBADD = src/libcore.la
 # -version-info current:revision:age, the interface being the names in
 # src/entrypoints.def and what they do.  It is not the release number.
@@ -54,12 +57,18 @@ src_libcloexec_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
 	-Wl,--version-script=src/libcloexec.map
 EXTRA_src_libcloexec_la_DEPENDENCIES = src/libcloexec.map
 
-# The exported names are the rows of entrypoints.def, and nothing else.
-src/libcloexec.map: $(top_srcdir)/src/entrypoints.def
+# The exported names are the rows of entrypoints.def, and nothing else,
+# less those the C library lacks (configure's CLOEXEC_ABSENT: glibc's
+# fortify names and the like, on musl).
+src/libcloexec.map: $(top_srcdir)/src/entrypoints.def $(top_builddir)/config.status
 	$(AM_V_GEN)$(MKDIR_P) src && { \
 	  echo '/* Generated from src/entrypoints.def. */'; \
 	  echo '{'; echo 'global:'; \
-	  sed -n 's/^ENTRY(\([A-Za-z_0-9]*\),.*/	\1;/p' $<; \
+	  sed -n 's/^ENTRY(\([A-Za-z_0-9]*\),.*/\1/p' $< | \
+	    awk -v absent='$(CLOEXEC_ABSENT)' \
+	      'BEGIN { n = split(absent, a, " "); \
+	               for (i = 1; i <= n; i++) out[a[i]] = 1 } \
+	       !($$0 in out) { print "\t" $$0 ";" }'; \
 	  echo 'local:'; echo '	*;'; echo '};'; \
 	} > $@-t && mv $@-t $@
 CLEANFILES += src/libcloexec.map

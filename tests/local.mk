@@ -8,9 +8,12 @@ AM_TESTS_ENVIRONMENT = \
 	CLOEXEC_LIB='$(abs_top_builddir)/src/.libs/libcloexec.so.0'; \
 	CLOEXEC_CMD='$(abs_top_builddir)/src/cloexec'; \
 	CLOEXEC_SAN_LIB='$(SAN_LIB)'; \
+	CLOEXEC_ABSENT='$(CLOEXEC_ABSENT)'; \
 	FDREPORT='$(abs_top_builddir)/tests/lib/fdreport'; \
+	OLDKERNEL_LIB='$(abs_top_builddir)/tests/lib/.libs/liboldkernel.so'; \
+	export OLDKERNEL_LIB; \
 	top_srcdir='$(top_srcdir)'; top_builddir='$(top_builddir)'; \
-	export CLOEXEC_LIB CLOEXEC_CMD CLOEXEC_SAN_LIB FDREPORT; \
+	export CLOEXEC_LIB CLOEXEC_CMD CLOEXEC_SAN_LIB CLOEXEC_ABSENT FDREPORT; \
 	export top_srcdir top_builddir; \
 	MAKE='$(MAKE)'; CC='$(CC)'; export MAKE CC; \
 	CLOEXEC_DEBS='$(CLOEXEC_DEBS)'; export CLOEXEC_DEBS; \
@@ -33,7 +36,8 @@ check_LTLIBRARIES += tests/lib/libtest.la
 tests_lib_libtest_la_SOURCES = \
 	tests/lib/oldkernel.c tests/lib/oldkernel.h \
 	tests/lib/testlib.c tests/lib/testlib.h
-tests_lib_libtest_la_CPPFLAGS = $(AM_CPPFLAGS) $(CHECK_CFLAGS)
+tests_lib_libtest_la_CPPFLAGS = $(AM_CPPFLAGS) $(CHECK_CFLAGS) \
+	$(KERNEL_TEST_CPPFLAGS)
 
 TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/lib $(CHECK_CFLAGS)
 UNIT_LIBS = tests/lib/libtest.la src/libcore.la $(CHECK_LIBS)
@@ -111,6 +115,17 @@ endif
 check_PROGRAMS += tests/lib/mkfd
 tests_lib_mkfd_SOURCES = tests/lib/mkfd.c
 
+# For programs without a test harness (and any C library, no Check): the
+# std-fd idioms, a stand-in shell, the emulated old kernel as a preload.
+check_PROGRAMS += tests/lib/stdfd tests/lib/minish
+tests_lib_stdfd_SOURCES = tests/lib/stdfd.c
+tests_lib_minish_SOURCES = tests/lib/minish.c
+check_LTLIBRARIES += tests/lib/liboldkernel.la
+tests_lib_liboldkernel_la_SOURCES = tests/lib/oldkernel-preload.c \
+	tests/lib/oldkernel.c tests/lib/oldkernel.h
+tests_lib_liboldkernel_la_CPPFLAGS = $(AM_CPPFLAGS) $(KERNEL_TEST_CPPFLAGS)
+tests_lib_liboldkernel_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+
 # Shell tests: the command, the policy, the exported names, the demo,
 # real programs, make install.
 SHELL_TESTS = \
@@ -118,7 +133,9 @@ SHELL_TESTS = \
 	tests/cmd/policy.test \
 	tests/cmd/exports.test \
 	tests/cmd/demo.test \
+	tests/cmd/legacy.test \
 	tests/cmd/programs.test \
+	tests/cmd/leaks.test \
 	tests/cmd/install.test
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh

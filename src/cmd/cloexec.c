@@ -77,12 +77,12 @@ static const struct option long_options[] = {
 };
 
 struct entry {
-	const char *symbol, *file, *cls, *native, *fallback;
+	const char *symbol, *file, *cls, *native, *fallback, *musl;
 };
 
 static const struct entry entries[] = {
-#define ENTRY(sym, file, cls, native, fallback)                               \
-	{ #sym, file, cls, native, fallback },
+#define ENTRY(sym, file, cls, native, fallback, musl)                         \
+	{ #sym, file, cls, native, fallback, musl },
 #include "entrypoints.def"
 #undef ENTRY
 };
@@ -109,11 +109,12 @@ static void list_entries(void)
 {
 	size_t i;
 
-	printf("| entry point | class | native | fallback |\n");
-	printf("|---|---|---|---|\n");
+	printf("| entry point | class | native | fallback | musl |\n");
+	printf("|---|---|---|---|---|\n");
 	for (i = 0; i < COUNT(entries); i++)
-		printf("| %s | %s | %s | %s |\n", entries[i].symbol,
-		       entries[i].cls, entries[i].native, entries[i].fallback);
+		printf("| %s | %s | %s | %s | %s |\n", entries[i].symbol,
+		       entries[i].cls, entries[i].native, entries[i].fallback,
+		       entries[i].musl);
 	printf("\nAlready close-on-exec, no wrapper needed:\n\n");
 	printf("| call | why |\n|---|---|\n");
 	for (i = 0; i < COUNT(already); i++)

@@ -10,6 +10,8 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
@@ -19,6 +21,9 @@
 #include <sys/timerfd.h>
 #if HAVE_SYS_FANOTIFY_H
 #include <sys/fanotify.h>
+#endif
+#if HAVE_LINUX_FUTEX_H
+#include <linux/futex.h>
 #endif
 
 #if !HAVE_DECL_O_CLOEXEC
@@ -57,6 +62,12 @@
 #define PERF_FLAG_FD_CLOEXEC 8ul
 #endif
 
+/* musl's own headers have no <linux/...>: the kernel headers may be absent. */
+#ifndef FUTEX_WAIT_PRIVATE
+#define FUTEX_WAIT_PRIVATE 128
+#define FUTEX_WAKE_PRIVATE 129
+#endif
+
 #ifndef TIOCGPTPEER
 #define TIOCGPTPEER 0x5441
 #endif
@@ -72,6 +83,53 @@ typedef __SOCKADDR_ARG sockaddr_arg;
 #else
 typedef struct sockaddr *sockaddr_arg;
 #define SOCKADDR_PTR(arg) (arg)
+#endif
+
+/*
+ * musl's headers spell the LFS64 names as macros for the standard ones
+ * (off_t is 64 bits already), while its libc.so still exports them, as
+ * aliases, for binaries that bind them: the wrappers define them as names
+ * of their own.  A header that made one a macro declared no function.
+ */
+#ifdef open64
+#undef open64
+int open64(const char *path, int flags, ...);
+#endif
+#ifdef openat64
+#undef openat64
+int openat64(int dirfd, const char *path, int flags, ...);
+#endif
+#ifdef creat64
+#undef creat64
+int creat64(const char *path, mode_t mode);
+#endif
+#ifdef fopen64
+#undef fopen64
+FILE *fopen64(const char *path, const char *mode);
+#endif
+#ifdef freopen64
+#undef freopen64
+FILE *freopen64(const char *path, const char *mode, FILE *f);
+#endif
+#ifdef tmpfile64
+#undef tmpfile64
+FILE *tmpfile64(void);
+#endif
+#ifdef mkstemp64
+#undef mkstemp64
+int mkstemp64(char *tmpl);
+#endif
+#ifdef mkostemp64
+#undef mkostemp64
+int mkostemp64(char *tmpl, int flags);
+#endif
+#ifdef mkstemps64
+#undef mkstemps64
+int mkstemps64(char *tmpl, int suffixlen);
+#endif
+#ifdef mkostemps64
+#undef mkostemps64
+int mkostemps64(char *tmpl, int suffixlen, int flags);
 #endif
 
 /* glibc's _FORTIFY_SOURCE entry points, declared only under fortify. */

@@ -11,6 +11,7 @@
 #include "fdreq.h"
 #include "forklock.h"
 #include "sys.h"
+#include "thread.h"
 
 /*
  * Wait until fd is readable, without holding anything: the call made
@@ -19,15 +20,21 @@
  * A signal handler that interrupts it makes the call fail with EINTR even
  * under SA_RESTART; that is the price of never blocking fork (see the
  * design note in README).
+ *
+ * 0: readable (or bad: the call will say so); 1: the fd does not block,
+ * the call may find nothing; -1: the wait failed, errno says why.
  */
 static int wait_readable(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
-	long fl = sys_fcntl(fd, F_GETFL, 0);
+	long fl;
 
-	/* A bad fd or a non-blocking one: the call itself will not block. */
-	if (fl < 0 || (fl & O_NONBLOCK))
+	/* Mostly something is waiting already: one poll that does not wait. */
+	if (poll(&p, 1, 0) != 0)
 		return 0;
+	fl = sys_fcntl(fd, F_GETFL, 0);
+	if (fl < 0 || (fl & O_NONBLOCK))
+		return 1;
 	return poll(&p, 1, -1) < 0 ? -1 : 0;
 }
 
@@ -39,6 +46,68 @@ static void fdreq_lock(struct fdreq *rq)
 {
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &rq->cancel_state);
 	forklock_enter(FORKLOCK_CREATE);
+}
+
+static void fdreq_unlock(struct fdreq *rq)
+{
+	int ignored;
+
+	forklock_exit();
+	pthread_setcancelstate(rq->cancel_state, &ignored);
+}
+
+bool fdreq_wait_outside(struct fdreq *rq, int fd)
+{
+	int saved_errno = errno, waited;
+
+	fdreq_unlock(rq);
+	waited = wait_readable(fd);
+	fdreq_lock(rq);
+	if (waited > 0)
+		errno = saved_errno;
+	return waited == 0;
+}
+
+enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
+				 int flags, int wait_fd, bool may_force,
+				 bool onto, const char *call, void *caller)
+{
+	uint32_t word = policy_word();
+	unsigned props;
+
+	rq->in_flight = false;
+	rq->onto = onto;
+	rq->rest = flags_remap(spec->family, flags, &rq->want);
+	rq->force = may_force && (word & (1u << spec->cls)) ? FDP_CLOEXEC : 0;
+	rq->extra = word & (POLICY_KEEPS | POLICY_REPORT);
+	rq->call = call;
+	rq->caller = caller;
+	rq->flags = rq->rest;
+	rq->fast = false;
+	props = rq->want | rq->force;
+	if (!props && !spec->flagged_call)
+		return rq->path = FDREQ_PLAIN;
+	if (cap_native(spec->cap)) {
+		rq->flags |= flags_unmap(spec->family, props);
+		rq->fast = !rq->extra && (props & FDP_CLOEXEC);
+		return rq->path = FDREQ_NATIVE;
+	}
+	return rq->path = fdreq_fallback(rq, spec, wait_fd);
+}
+
+enum fdreq_path fdreq_start_open_slow(struct fdreq *rq,
+				      const struct fd_spec *spec, int flags,
+				      int dirfd, const char *path,
+				      const char *call, void *caller)
+{
+	/* A path the policy keeps is not forced, not even for an instant. */
+	bool may_force = !(policy_word() & POLICY_KEEPS) ||
+			 !policy_keeps_path(path);
+
+	if (fdreq_start_slow(rq, spec, flags, FDREQ_WAIT_LATER, may_force,
+			     false, call, caller) == FDREQ_FALLBACK)
+		fdreq_fallback_open(rq, dirfd, path, flags);
+	return rq->path;
 }
 
 enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
@@ -66,7 +135,9 @@ static bool open_may_block(int dirfd, const char *path, int flags)
 	int saved_errno = errno, failed;
 	struct stat st;
 
-	if (flags & (O_NONBLOCK | O_PATH))
+	/* With these flags no FIFO or device is opened, or none waits. */
+	if (flags & (O_NONBLOCK | O_PATH | O_DIRECTORY) ||
+	    (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
 		return false;
 	failed = fstatat(dirfd, path, &st,
 			 flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0);
@@ -75,11 +146,39 @@ static bool open_may_block(int dirfd, const char *path, int flags)
 			   (S_ISCHR(st.st_mode) && major(st.st_rdev) != 1));
 }
 
+/*
+ * The call stays a cancellation point while in flight: nothing is held.
+ * A thread cancelled there never comes back to leave the in-flight count,
+ * so its thread-specific data does it, at the thread's exit, where every
+ * cancellation ends.  (No unwinding through the wrapper: the library would
+ * need -fexceptions, and with it libgcc_s loaded into every process.)
+ */
+static pthread_key_t flight_key;
+static pthread_once_t flight_key_once = PTHREAD_ONCE_INIT;
+
+static void flight_abandoned(void *unused)
+{
+	struct cloexec_thread *self = thread_self();
+
+	(void)unused;
+	for (; self->in_flight; self->in_flight--)
+		forklock_in_flight(-1);
+}
+
+static void flight_key_create(void)
+{
+	pthread_key_create(&flight_key, flight_abandoned);
+}
+
 void fdreq_fallback_open(struct fdreq *rq, int dirfd, const char *path,
 			 int flags)
 {
 	if (path && open_may_block(dirfd, path, flags)) {
-		/* The call stays a cancellation point: nothing is held. */
+		/* Before the first flight: its child sweeps spare these. */
+		fdtable_scan_inherited();
+		pthread_once(&flight_key_once, flight_key_create);
+		pthread_setspecific(flight_key, &flight_key);
+		thread_self()->in_flight++;
 		rq->in_flight = true;
 		forklock_in_flight(1);
 	} else {
@@ -97,26 +196,16 @@ static void in_flight_enter(struct fdreq *rq)
 		return;
 	fdreq_lock(rq);
 	forklock_in_flight(-1);
+	thread_self()->in_flight--;
 	rq->in_flight = false;
-}
-
-void fdreq_cancelled(struct fdreq *rq)
-{
-	if (rq->in_flight) {
-		forklock_in_flight(-1);
-		rq->in_flight = false;
-	}
 }
 
 void fdreq_done(struct fdreq *rq)
 {
-	int ignored;
-
 	if (rq->path != FDREQ_FALLBACK)
 		return;
 	in_flight_enter(rq);
-	forklock_exit();
-	pthread_setcancelstate(rq->cancel_state, &ignored);
+	fdreq_unlock(rq);
 }
 
 /*

@@ -23,6 +23,7 @@
 #define CLOEXEC_FDREQ_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -60,12 +61,13 @@ struct fdreq {
 	enum fdreq_path path;
 	unsigned want;	/* properties the caller asked for */
 	unsigned force; /* properties the policy adds */
-	int rest;	/* the caller's bits the family does not know */
+	int rest;	/* the caller's bits the family does not know (slow) */
+	int flags;	/* the flags argument for the call on this path */
 	uint32_t extra; /* POLICY_KEEPS, POLICY_REPORT: more to do after */
 	int cancel_state;
 	bool in_flight; /* fallback outside the lock: see fdreq_begin_open */
 	bool onto;	/* the program chose the number (dup2, dup3) */
-	const struct flag_family *family;
+	bool fast;	/* native, close-on-exec, nothing else to do above 2 */
 	const char *call; /* for the audit: which call ... */
 	void *caller;	  /* ... called from where */
 };
@@ -75,36 +77,72 @@ struct fdreq {
 
 enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
 			       int wait_fd)
-	__attribute__((visibility("hidden")));
+	__attribute__((visibility("hidden"), cold));
 void fdreq_fallback_open(struct fdreq *rq, int dirfd, const char *path,
-			 int flags) __attribute__((visibility("hidden")));
+			 int flags) __attribute__((visibility("hidden"), cold));
 void fdreq_mark(struct fdreq *rq, int fd) __attribute__((visibility("hidden")));
 void fdreq_done(struct fdreq *rq) __attribute__((visibility("hidden")));
+
+/*
+ * For a call that can be made without waiting (recvmsg's MSG_DONTWAIT):
+ * on the fallback path it is made inside the lock without waiting, and
+ * when it finds nothing (EAGAIN), this leaves the lock, waits for fd to be
+ * readable and takes the lock again.  True: make the call again.  False:
+ * return what it got, errno intact (the fd is non-blocking), or the wait's
+ * error.
+ */
+bool fdreq_wait_outside(struct fdreq *rq, int fd)
+	__attribute__((visibility("hidden")));
 int fdreq_finish(struct fdreq *rq, int fd)
-	__attribute__((visibility("hidden")));
+	__attribute__((visibility("hidden"), cold));
 int fdreq_finish_pair(struct fdreq *rq, int ret, int fds[2])
-	__attribute__((visibility("hidden")));
+	__attribute__((visibility("hidden"), cold));
+
+enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
+				 int flags, int wait_fd, bool may_force,
+				 bool onto, const char *call, void *caller)
+	__attribute__((visibility("hidden"), cold));
+
+/*
+ * The common case inline, in a few instructions and no call: the policy
+ * is loaded, forces the class and has nothing more to do, the caller
+ * passed none of the family's bits, and the kernel is known to take the
+ * flag.  Everything else, the first call included, is fdreq_start_slow().
+ */
+static inline __attribute__((always_inline)) bool
+fdreq_try_fast(struct fdreq *rq, const struct fd_spec *spec, int flags,
+	       bool onto)
+{
+	uint32_t word = atomic_load_explicit(&policy_hot, memory_order_acquire);
+	uint32_t cls = 1u << spec->cls;
+
+	if (__builtin_expect((word & (cls | POLICY_KEEPS | POLICY_REPORT)) !=
+					     cls ||
+				     (flags & flags_known(spec->family)) ||
+				     !cap_known_native(spec->cap),
+			     0))
+		return false;
+	rq->in_flight = false;
+	rq->onto = onto;
+	rq->want = 0;
+	rq->force = FDP_CLOEXEC;
+	rq->extra = 0;
+	rq->flags = flags | flags_unmap(spec->family, FDP_CLOEXEC);
+	rq->fast = true;
+	rq->path = FDREQ_NATIVE;
+	return true;
+}
 
 static inline __attribute__((always_inline)) enum fdreq_path
 fdreq_start(struct fdreq *rq, const struct fd_spec *spec, int flags,
 	    int wait_fd, bool may_force, bool onto, const char *call,
 	    void *caller)
 {
-	uint32_t word = policy_word();
-
-	rq->in_flight = false;
-	rq->onto = onto;
-	rq->family = spec->family;
-	rq->rest = flags_remap(spec->family, flags, &rq->want);
-	rq->force = may_force && (word & (1u << spec->cls)) ? FDP_CLOEXEC : 0;
-	rq->extra = word & (POLICY_KEEPS | POLICY_REPORT);
-	rq->call = call;
-	rq->caller = caller;
-	if (!(rq->want | rq->force) && !spec->flagged_call)
-		return rq->path = FDREQ_PLAIN;
-	if (__builtin_expect(cap_native(spec->cap), 1))
-		return rq->path = FDREQ_NATIVE;
-	return rq->path = fdreq_fallback(rq, spec, wait_fd);
+	if (__builtin_expect(may_force && fdreq_try_fast(rq, spec, flags, onto),
+			     1))
+		return FDREQ_NATIVE;
+	return fdreq_start_slow(rq, spec, flags, wait_fd, may_force, onto,
+				call, caller);
 }
 
 /*
@@ -133,18 +171,21 @@ fdreq_start(struct fdreq *rq, const struct fd_spec *spec, int flags,
  * a fork meanwhile sweeps its child (forklock_child).  Other opens hold
  * the creator side as any creator does.
  */
+enum fdreq_path fdreq_start_open_slow(struct fdreq *rq,
+				      const struct fd_spec *spec, int flags,
+				      int dirfd, const char *path,
+				      const char *call, void *caller)
+	__attribute__((visibility("hidden"), cold));
+
+/* The fast path never applies when the policy keeps paths. */
 static inline __attribute__((always_inline)) enum fdreq_path
 fdreq_start_open(struct fdreq *rq, const struct fd_spec *spec, int flags,
 		 int dirfd, const char *path, const char *call, void *caller)
 {
-	/* A path the policy keeps is not forced, not even for an instant. */
-	bool may_force = !(policy_word() & POLICY_KEEPS) ||
-			 !policy_keeps_path(path);
-
-	if (fdreq_start(rq, spec, flags, FDREQ_WAIT_LATER, may_force, false,
-			call, caller) == FDREQ_FALLBACK)
-		fdreq_fallback_open(rq, dirfd, path, flags);
-	return rq->path;
+	if (__builtin_expect(fdreq_try_fast(rq, spec, flags, false), 1))
+		return FDREQ_NATIVE;
+	return fdreq_start_open_slow(rq, spec, flags, dirfd, path, call,
+				     caller);
 }
 
 #define fdreq_begin_open(rq, spec, flags, dirfd, path)                         \
@@ -168,9 +209,7 @@ static inline bool fdreq_may_force_onto(int target)
 /* The flags argument for the call on this path. */
 static inline int fdreq_flags(const struct fdreq *rq)
 {
-	if (rq->path == FDREQ_FALLBACK)
-		return rq->rest;
-	return rq->rest | flags_unmap(rq->family, rq->want | rq->force);
+	return rq->flags;
 }
 
 /*
@@ -179,8 +218,7 @@ static inline int fdreq_flags(const struct fdreq *rq)
  */
 static inline bool fdreq_done_natively(const struct fdreq *rq, int fd)
 {
-	return rq->path == FDREQ_NATIVE && fd > 2 && !rq->extra &&
-	       ((rq->want | rq->force) & FDP_CLOEXEC);
+	return rq->fast && fd > 2;
 }
 
 static inline int fdreq_end(struct fdreq *rq, int fd)
@@ -209,15 +247,6 @@ static inline int fdreq_end_pair(struct fdreq *rq, int ret, int fds[2])
  * After the call, for results that are not one fd or a pair (messages with
  * SCM_RIGHTS, a FILE): fdreq_mark() each new fd, then fdreq_done().
  */
-
-/*
- * For wrappers that use fdreq_begin_open(): declare the request as
- * "struct fdreq rq CANCEL_SAFE;" and begin it before any return.  If the thread is cancelled inside the call, the unwinding
- * takes it out of the in-flight count (the library is built with
- * -fexceptions for that).
- */
-void fdreq_cancelled(struct fdreq *rq) __attribute__((visibility("hidden")));
-#define CANCEL_SAFE __attribute__((cleanup(fdreq_cancelled)))
 
 static inline int fdreq_fail(int err)
 {

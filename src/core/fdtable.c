@@ -12,7 +12,26 @@
 #include "sys.h"
 
 _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS];
-static _Atomic(struct fd_origin *) origin_chunks[FDT_CHUNKS];
+atomic_bool fdtable_kept_any;
+/*
+ * An origin as stored, 24 bytes: the call's name is one of the library's
+ * own strings, kept as its distance from a string of the library, and the
+ * device number folded to 32 bits (it is a check, with the inode).
+ */
+struct origin_slot {
+	void *caller; /* NULL: no origin noted */
+	unsigned long long ino;
+	int32_t call;
+	uint32_t dev;
+};
+
+static _Atomic(struct origin_slot *) origin_chunks[FDT_CHUNKS];
+static const char origin_base[] = "";
+
+static uint32_t fold_dev(unsigned long long dev)
+{
+	return (uint32_t)dev ^ (uint32_t)(dev >> 32);
+}
 
 /* The chunk for fd in a table, mapped (zeroed) on first use. */
 static void *chunk_in(_Atomic(void *) *slots, int fd, size_t size)
@@ -42,33 +61,44 @@ static uint8_t *chunk_for(int fd)
 
 void fdtable_note_origin(int fd, const char *call, void *caller)
 {
-	struct fd_origin *chunk;
+	struct origin_slot *chunk;
 	struct stat st;
 
 	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS ||
 	    fstat(fd, &st))
 		return;
 	chunk = chunk_in((_Atomic(void *) *)origin_chunks, fd,
-			 FDT_CHUNK * sizeof(struct fd_origin));
+			 FDT_CHUNK * sizeof(struct origin_slot));
 	if (chunk)
-		chunk[fd & (FDT_CHUNK - 1)] = (struct fd_origin){
-			call, caller, st.st_dev, st.st_ino
+		chunk[fd & (FDT_CHUNK - 1)] = (struct origin_slot){
+			.caller = caller,
+			.ino = st.st_ino,
+			.call = (int32_t)((uintptr_t)call -
+					  (uintptr_t)origin_base),
+			.dev = fold_dev(st.st_dev),
 		};
 }
 
 bool fdtable_origin(int fd, struct fd_origin *out)
 {
-	struct fd_origin *chunk;
+	struct origin_slot *chunk, slot;
 	struct stat st;
 
 	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return false;
 	chunk = atomic_load_explicit(&origin_chunks[fd >> FDT_CHUNK_SHIFT],
 				     memory_order_acquire);
-	if (!chunk || !chunk[fd & (FDT_CHUNK - 1)].call || fstat(fd, &st))
+	if (!chunk)
 		return false;
-	*out = chunk[fd & (FDT_CHUNK - 1)];
-	return out->dev == st.st_dev && out->ino == st.st_ino;
+	slot = chunk[fd & (FDT_CHUNK - 1)];
+	if (!slot.caller || fstat(fd, &st) || slot.ino != st.st_ino ||
+	    slot.dev != fold_dev(st.st_dev))
+		return false;
+	out->call = (const char *)((uintptr_t)origin_base + slot.call);
+	out->caller = slot.caller;
+	out->dev = st.st_dev;
+	out->ino = st.st_ino;
+	return true;
 }
 
 static void set_bits(int fd, unsigned bits)
@@ -77,6 +107,9 @@ static void set_bits(int fd, unsigned bits)
 
 	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return;
+	if (bits & FDT_KEEP)
+		atomic_store_explicit(&fdtable_kept_any, true,
+				      memory_order_relaxed);
 	chunk = chunk_for(fd);
 	if (chunk)
 		chunk[fd & (FDT_CHUNK - 1)] |= bits;
@@ -166,13 +199,25 @@ static int note_inherited(int fd, void *ctx)
 	return 0;
 }
 
-/*
- * At load time, because only then can it be known: which fds the process
- * was given.  A sweep must never take those away.
- */
-__attribute__((constructor)) void fdtable_scan_inherited(void)
+void fdtable_scan_inherited(void)
 {
-	fdtable_for_each(note_inherited, NULL);
+	static atomic_bool scanned;
+
+	if (!atomic_exchange(&scanned, true))
+		fdtable_for_each(note_inherited, NULL);
+}
+
+/*
+ * Which fds the process was given can only be known at load time.  The
+ * sweep must never take those away, and the audit names them; with the
+ * default policy neither runs, and the scan (and its system calls) is
+ * saved.  The fallback path's in-flight sweep scans at its first use.
+ */
+__attribute__((constructor)) static void scan_at_start(void)
+{
+	if (policy_configured() &&
+	    (policy_word() & (POLICY_SWEEP | POLICY_REPORT)))
+		fdtable_scan_inherited();
 }
 
 static bool kept(int fd, bool policy_keeps)

@@ -33,9 +33,17 @@ enum {
 
 extern _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS]
 	__attribute__((visibility("hidden")));
+/*
+ * Set for good by the first keep.  Until then a new fd has no old keep
+ * to forget.  Relaxed is enough: the keep was set before the fd it was
+ * for was closed, and the kernel's fd table orders that close before the
+ * call that returns the same number again.
+ */
+extern atomic_bool fdtable_kept_any __attribute__((visibility("hidden")));
 
 void fdtable_set_keep(int fd) __attribute__((visibility("hidden")));
 void fdtable_set_deliberate(int fd) __attribute__((visibility("hidden")));
+/* Note the fds open and inheritable now as inherited; once only. */
 void fdtable_scan_inherited(void) __attribute__((visibility("hidden")));
 /*
  * Call fn on every open fd at 3 and above (from /proc/self/fd, or without
@@ -55,7 +63,7 @@ void fdtable_sweep(bool policy_keeps) __attribute__((visibility("hidden")));
 
 /*
  * Where each fd came from, for the audit: the call that made it and the
- * address it was called from.  Kept only when reports are on (32 bytes
+ * address it was called from.  Kept only when reports are on (24 bytes
  * per fd, in chunks mapped on first use), with the file's identity, so
  * that an entry the library did not see closed is not taken for the
  * origin of whatever reused the number.
@@ -90,7 +98,8 @@ static inline void fdtable_clear_keep(int fd)
 {
 	uint8_t *chunk;
 
-	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
+	if (!atomic_load_explicit(&fdtable_kept_any, memory_order_relaxed) ||
+	    fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return;
 	chunk = atomic_load_explicit(&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
 				     memory_order_relaxed);

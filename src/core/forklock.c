@@ -2,9 +2,9 @@
 #include "config.h"
 
 #include <limits.h>
-#include <linux/futex.h>
 #include <pthread.h>
 
+#include "compat.h"
 #include "fdtable.h"
 #include "forklock.h"
 #include "policy.h"

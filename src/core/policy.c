@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <unistd.h>
 
 #include "policy.h"
 #include "sys.h"
@@ -465,6 +466,21 @@ uint32_t policy_word_of(const struct policy *p)
 	if (p->scope == SCOPE_PROCESS)
 		w |= POLICY_SCOPE_PROCESS;
 	return w;
+}
+
+bool policy_configured(void)
+{
+	extern char **environ;
+	char **e;
+
+	/* Both names start "CLOEXEC_": most variables fail on a byte. */
+	for (e = environ; e && *e; e++)
+		if ((*e)[0] == 'C' && (*e)[1] == 'L' &&
+		    (!strncmp(*e, POLICY_ENV "=", sizeof(POLICY_ENV)) ||
+		     !strncmp(*e, POLICY_FILE_ENV "=", sizeof(POLICY_FILE_ENV))))
+			return true;
+	return sys_call(SYS_faccessat, AT_FDCWD, POLICY_FILE_DEFAULT, F_OK, 0,
+			0) == 0;
 }
 
 /* The environment is the user's only in a process that is not setuid. */

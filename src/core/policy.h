@@ -117,7 +117,14 @@ uint32_t policy_word_of(const struct policy *p)
 	__attribute__((visibility("hidden")));
 const char *fd_class_name(enum fd_class c)
 	__attribute__((visibility("hidden")));
-uint32_t policy_load(void) __attribute__((visibility("hidden")));
+/*
+ * Is there a policy other than the defaults to load (the environment or a
+ * file names one)?  A presence check, cheaper than loading: one pass over
+ * the environment and one access() of the default file.
+ */
+bool policy_configured(void) __attribute__((visibility("hidden")));
+uint32_t policy_load(void) 
+	__attribute__((visibility("hidden"), cold));
 
 /* The whole policy, once the hot word says it is loaded. */
 const struct policy *policy_get(void) __attribute__((visibility("hidden")));

@@ -44,12 +44,20 @@ enum cap_state {
 extern _Atomic unsigned char cap_cache[CAP_COUNT]
 	__attribute__((visibility("hidden")));
 
-enum cap_state cap_probe(enum cap c) __attribute__((visibility("hidden")));
+enum cap_state cap_probe(enum cap c)
+	__attribute__((visibility("hidden"), cold));
 const char *cap_name(enum cap c) __attribute__((visibility("hidden")));
 const char *cap_state_name(enum cap_state s)
 	__attribute__((visibility("hidden")));
 /* Has any capability turned out missing (the fallback path is in use)? */
 bool cap_fallback_seen(void) __attribute__((visibility("hidden")));
+
+/* Known to be there, without probing. */
+static inline bool cap_known_native(enum cap c)
+{
+	return atomic_load_explicit(&cap_cache[c], memory_order_relaxed) ==
+	       CAP_NATIVE;
+}
 
 static inline bool cap_native(enum cap c)
 {

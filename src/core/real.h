@@ -20,23 +20,26 @@
 
 typedef void (*real_fn)(void);
 
+/*
+ * Names are arrays, not pointers, and the raw twin is passed by the caller:
+ * a slot holds no address for the dynamic loader to relocate at start-up.
+ */
 struct real_slot {
-	const char *name;
-	const char *version;
-	real_fn raw;
 	_Atomic(real_fn) addr;
+	char name[24];
+	char version[12];
 };
 
-real_fn real_resolve(struct real_slot *slot)
-	__attribute__((visibility("hidden")));
+real_fn real_resolve(struct real_slot *slot, real_fn raw)
+	__attribute__((visibility("hidden"), cold));
 
-static inline real_fn real_get(struct real_slot *slot)
+static inline real_fn real_get(struct real_slot *slot, real_fn raw)
 {
 	real_fn fn = atomic_load_explicit(&slot->addr, memory_order_acquire);
 
 	if (__builtin_expect(fn != 0, 1))
 		return fn;
-	return real_resolve(slot);
+	return real_resolve(slot, raw);
 }
 
 /*
@@ -45,14 +48,17 @@ static inline real_fn real_get(struct real_slot *slot)
  * version, for names whose default version is not the one a program uses.
  */
 #define REAL_SLOT_VERSION(sym, ver, rawfn)                                     \
+	_Static_assert(sizeof(#sym) <= sizeof(((struct real_slot *)0)->name),  \
+		       "REAL_SLOT: name too long");                            \
 	static __typeof__(&sym) const real_raw_##sym                           \
-		__attribute__((unused)) = (rawfn); /* type check only */       \
+		__attribute__((unused)) = (rawfn);                             \
 	static struct real_slot real_slot_##sym = {                            \
 		.name = #sym,                                                  \
-		.version = (ver),                                              \
-		.raw = (real_fn)(rawfn),                                       \
+		.version = ver,                                                \
 	}
-#define REAL_SLOT(sym, rawfn) REAL_SLOT_VERSION(sym, 0, rawfn)
-#define REAL(sym) ((__typeof__(&sym))real_get(&real_slot_##sym))
+#define REAL_SLOT(sym, rawfn) REAL_SLOT_VERSION(sym, "", rawfn)
+#define REAL(sym)                                                              \
+	((__typeof__(&sym))real_get(&real_slot_##sym,                         \
+				    (real_fn)real_raw_##sym))
 
 #endif /* CLOEXEC_REAL_H */

@@ -18,6 +18,8 @@ struct cloexec_thread {
 	unsigned char lock_side;
 	/* Loading the policy: a signal handler must not wait for it. */
 	unsigned char loading_policy;
+	/* Opens in flight (fdreq.c), left by the thread's exit if cancelled. */
+	unsigned char in_flight;
 };
 
 extern __thread struct cloexec_thread cloexec_self

@@ -51,14 +51,22 @@ REAL_SLOT(dup, raw_dup);
 REAL_SLOT(dup2, raw_dup2);
 REAL_SLOT(dup3, raw_dup3);
 REAL_SLOT(fcntl, raw_fcntl);
+#if HAVE_FCNTL64
 REAL_SLOT(fcntl64, raw_fcntl);
+#endif
 
+/*
+ * Natively the kernel call itself: libc's fcntl() is a variadic dispatcher
+ * that costs more than the dup() it stands in for, and F_DUPFD_CLOEXEC,
+ * like dup(), is no cancellation point.
+ */
 CLOEXEC_EXPORT int dup(int fd)
 {
 	struct fdreq rq;
 
 	if (fdreq_begin(&rq, &spec_dup, 0, -1) == FDREQ_NATIVE)
-		return fdreq_end(&rq, REAL(fcntl)(fd, F_DUPFD_CLOEXEC, 0L));
+		return fdreq_end(&rq, sys_result(sys_fcntl(fd, F_DUPFD_CLOEXEC,
+							   0)));
 	return fdreq_end(&rq, REAL(dup)(fd));
 }
 
@@ -140,6 +148,8 @@ CLOEXEC_EXPORT int fcntl(int fd, int cmd, ...)
 	return REAL(fcntl)(fd, cmd, arg);
 }
 
+/* fcntl64@GLIBC_2.28: what programs built with _FILE_OFFSET_BITS=64 call. */
+#if HAVE_FCNTL64
 CLOEXEC_EXPORT int fcntl64(int fd, int cmd, ...)
 {
 	va_list ap;
@@ -154,3 +164,4 @@ CLOEXEC_EXPORT int fcntl64(int fd, int cmd, ...)
 		return fcntl_setfd(REAL(fcntl64), fd, arg);
 	return REAL(fcntl64)(fd, cmd, arg);
 }
+#endif

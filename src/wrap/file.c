@@ -5,7 +5,8 @@
  *
  * glibc reaches the same kernel call under several names depending on the
  * build flags of the program, and its own functions call internal aliases,
- * so each name is wrapped itself.  The mode argument is read whenever the
+ * so each name is wrapped itself; the _FORTIFY_SOURCE names only where
+ * configure finds them (glibc).  The mode argument is read whenever the
  * flags say it is there: O_CREAT, or O_TMPFILE.
  */
 #include "config.h"
@@ -49,12 +50,13 @@ static int raw_openat(int dirfd, const char *path, int flags, ...)
 	return sys_result(sys_openat(dirfd, path, flags, mode));
 }
 
-static int raw_open_2(const char *path, int flags)
+static __attribute__((unused)) int raw_open_2(const char *path, int flags)
 {
 	return sys_result(sys_openat(AT_FDCWD, path, flags, 0));
 }
 
-static int raw_openat_2(int dirfd, const char *path, int flags)
+static __attribute__((unused)) int raw_openat_2(int dirfd, const char *path,
+						int flags)
 {
 	return sys_result(sys_openat(dirfd, path, flags, 0));
 }
@@ -76,94 +78,124 @@ REAL_SLOT(open, raw_open);
 REAL_SLOT(open64, raw_open);
 REAL_SLOT(openat, raw_openat);
 REAL_SLOT(openat64, raw_openat);
+#if HAVE___OPEN_2
 REAL_SLOT(__open_2, raw_open_2);
+#endif
+#if HAVE___OPEN64_2
 REAL_SLOT(__open64_2, raw_open_2);
+#endif
+#if HAVE___OPENAT_2
 REAL_SLOT(__openat_2, raw_openat_2);
+#endif
+#if HAVE___OPENAT64_2
 REAL_SLOT(__openat64_2, raw_openat_2);
+#endif
 REAL_SLOT(creat, raw_creat);
 REAL_SLOT(creat64, raw_creat);
 REAL_SLOT(open_by_handle_at, raw_open_by_handle_at);
 
 CLOEXEC_EXPORT int open(const char *path, int flags, ...)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	int fd;
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
 	fdreq_begin_open(&rq, &spec_open, flags, AT_FDCWD, path);
-	return fdreq_end(&rq, REAL(open)(path, fdreq_flags(&rq), mode));
+	fd = REAL(open)(path, fdreq_flags(&rq), mode);
+	return fdreq_end(&rq, fd);
 }
 
 CLOEXEC_EXPORT int open64(const char *path, int flags, ...)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	int fd;
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
 	fdreq_begin_open(&rq, &spec_open, flags, AT_FDCWD, path);
-	return fdreq_end(&rq, REAL(open64)(path, fdreq_flags(&rq), mode));
+	fd = REAL(open64)(path, fdreq_flags(&rq), mode);
+	return fdreq_end(&rq, fd);
 }
 
 CLOEXEC_EXPORT int openat(int dirfd, const char *path, int flags, ...)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	int fd;
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
 	fdreq_begin_open(&rq, &spec_open, flags, dirfd, path);
-	return fdreq_end(&rq,
-			 REAL(openat)(dirfd, path, fdreq_flags(&rq), mode));
+	fd = REAL(openat)(dirfd, path, fdreq_flags(&rq), mode);
+	return fdreq_end(&rq, fd);
 }
 
 CLOEXEC_EXPORT int openat64(int dirfd, const char *path, int flags, ...)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	int fd;
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
 	fdreq_begin_open(&rq, &spec_open, flags, dirfd, path);
-	return fdreq_end(&rq,
-			 REAL(openat64)(dirfd, path, fdreq_flags(&rq), mode));
+	fd = REAL(openat64)(dirfd, path, fdreq_flags(&rq), mode);
+	return fdreq_end(&rq, fd);
 }
 
 /* The _FORTIFY_SOURCE names take no mode; glibc checks that none is due. */
+#if HAVE___OPEN_2
 CLOEXEC_EXPORT int __open_2(const char *path, int flags)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	int fd;
 
 	fdreq_begin_open(&rq, &spec_open, flags, AT_FDCWD, path);
-	return fdreq_end(&rq, REAL(__open_2)(path, fdreq_flags(&rq)));
+	fd = REAL(__open_2)(path, fdreq_flags(&rq));
+	return fdreq_end(&rq, fd);
 }
+#endif
 
+#if HAVE___OPEN64_2
 CLOEXEC_EXPORT int __open64_2(const char *path, int flags)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	int fd;
 
 	fdreq_begin_open(&rq, &spec_open, flags, AT_FDCWD, path);
-	return fdreq_end(&rq, REAL(__open64_2)(path, fdreq_flags(&rq)));
+	fd = REAL(__open64_2)(path, fdreq_flags(&rq));
+	return fdreq_end(&rq, fd);
 }
+#endif
 
+#if HAVE___OPENAT_2
 CLOEXEC_EXPORT int __openat_2(int dirfd, const char *path, int flags)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	int fd;
 
 	fdreq_begin_open(&rq, &spec_open, flags, dirfd, path);
-	return fdreq_end(&rq, REAL(__openat_2)(dirfd, path, fdreq_flags(&rq)));
+	fd = REAL(__openat_2)(dirfd, path, fdreq_flags(&rq));
+	return fdreq_end(&rq, fd);
 }
+#endif
 
+#if HAVE___OPENAT64_2
 CLOEXEC_EXPORT int __openat64_2(int dirfd, const char *path, int flags)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	int fd;
 
 	fdreq_begin_open(&rq, &spec_open, flags, dirfd, path);
-	return fdreq_end(&rq,
-			 REAL(__openat64_2)(dirfd, path, fdreq_flags(&rq)));
+	fd = REAL(__openat64_2)(dirfd, path, fdreq_flags(&rq));
+	return fdreq_end(&rq, fd);
 }
+#endif
 
 /* creat() has no flags: natively it is the open() it stands for. */
 CLOEXEC_EXPORT int creat(const char *path, mode_t mode)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	int fd;
 
 	if (fdreq_begin_open(&rq, &spec_open, 0, AT_FDCWD, path) ==
 	    FDREQ_NATIVE)
@@ -171,21 +203,24 @@ CLOEXEC_EXPORT int creat(const char *path, mode_t mode)
 						 O_CREAT | O_WRONLY | O_TRUNC |
 							 fdreq_flags(&rq),
 						 mode));
-	return fdreq_end(&rq, REAL(creat)(path, mode));
+	fd = REAL(creat)(path, mode);
+	return fdreq_end(&rq, fd);
 }
 
 CLOEXEC_EXPORT int creat64(const char *path, mode_t mode)
 {
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	int fd;
 
 	if (fdreq_begin_open(&rq, &spec_open, 0, AT_FDCWD, path) ==
 	    FDREQ_NATIVE)
-		return fdreq_end(&rq, REAL(open64)(path,
-						   O_CREAT | O_WRONLY |
-							   O_TRUNC |
-							   fdreq_flags(&rq),
-						   mode));
-	return fdreq_end(&rq, REAL(creat64)(path, mode));
+		return fdreq_end(&rq,
+				 REAL(open64)(path,
+					      O_CREAT | O_WRONLY | O_TRUNC |
+						      fdreq_flags(&rq),
+					      mode));
+	fd = REAL(creat64)(path, mode);
+	return fdreq_end(&rq, fd);
 }
 
 CLOEXEC_EXPORT int open_by_handle_at(int mount_fd, struct file_handle *handle,

@@ -2,8 +2,8 @@
 /*
  * Messages: recvmsg and recvmmsg, whose SCM_RIGHTS control messages carry
  * new fds.  Natively they get MSG_CMSG_CLOEXEC; on kernels before 2.6.23,
- * which ignored it, each received fd is marked under the fork lock, after
- * waiting for a message outside it.
+ * which ignored it, each received fd is marked under the fork lock, and
+ * the wait for a message happens outside it.
  */
 #include "config.h"
 
@@ -20,8 +20,8 @@ static ssize_t raw_recvmsg(int fd, struct msghdr *msg, int flags)
 	return sys_result(sys_recvmsg(fd, msg, flags));
 }
 
-static int raw_recvmmsg(int fd, struct mmsghdr *vec, unsigned vlen, int flags,
-			struct timespec *timeout)
+static int raw_recvmmsg(int fd, struct mmsghdr *vec, unsigned vlen,
+			RECVMMSG_FLAGS_TYPE flags, struct timespec *timeout)
 {
 	return sys_result(
 		sys_call(SYS_recvmmsg, fd, vec, vlen, flags, timeout));
@@ -44,7 +44,10 @@ void msg_mark_received(struct fdreq *rq, struct msghdr *msg)
 			continue;
 		for (; p + sizeof(int) <= end; p += sizeof(int)) {
 			memcpy(&fd, p, sizeof(fd));
-			fdreq_mark(rq, fd);
+			if (fdreq_done_natively(rq, fd))
+				fdtable_clear_keep(fd);
+			else
+				fdreq_mark(rq, fd);
 		}
 	}
 }
@@ -55,23 +58,44 @@ static int wait_fd(int fd, int flags)
 	return flags & MSG_DONTWAIT ? -1 : fd;
 }
 
+/*
+ * On the fallback path, the message is taken inside the lock without
+ * waiting, and when there is none yet the wait happens outside: one call
+ * when a message is there, and a fork never waits behind a recvmsg.
+ * MSG_WAITALL may have to wait inside the call: it waits for the first
+ * byte before the lock, and takes its chance with the rest.
+ */
 CLOEXEC_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
+	bool retry = !(flags & (MSG_DONTWAIT | MSG_WAITALL));
 	struct fdreq rq;
 	ssize_t ret;
 
-	if (fdreq_begin(&rq, &spec_msg, flags, wait_fd(fd, flags)) ==
-	    FDREQ_FAILED)
+	if (fdreq_begin(&rq, &spec_msg, flags,
+			retry ? -1 : wait_fd(fd, flags)) == FDREQ_FAILED)
 		return -1;
-	ret = REAL(recvmsg)(fd, msg, fdreq_flags(&rq));
+	if (rq.path == FDREQ_FALLBACK && retry) {
+		do
+			ret = REAL(recvmsg)(fd, msg,
+					    fdreq_flags(&rq) | MSG_DONTWAIT);
+		while (ret < 0 && errno == EAGAIN &&
+		       fdreq_wait_outside(&rq, fd));
+	} else {
+		ret = REAL(recvmsg)(fd, msg, fdreq_flags(&rq));
+	}
 	if (ret >= 0 && (rq.path == FDREQ_FALLBACK || rq.force))
 		msg_mark_received(&rq, msg);
 	fdreq_done(&rq);
 	return ret;
 }
 
+/*
+ * recvmmsg came in 2.6.33, after MSG_CMSG_CLOEXEC (2.6.23): its fallback
+ * path runs only on the test suite's emulated kernel, and there it may
+ * wait inside the lock for the messages after the first.
+ */
 CLOEXEC_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned vlen,
-			    int flags, struct timespec *timeout)
+			    RECVMMSG_FLAGS_TYPE flags, struct timespec *timeout)
 {
 	struct fdreq rq;
 	int ret, i;

@@ -29,7 +29,7 @@ static int raw_posix_openpt(int flags)
 	return sys_result(sys_openat(AT_FDCWD, "/dev/ptmx", flags, 0));
 }
 
-static int raw_getpt(void)
+static __attribute__((unused)) int raw_getpt(void)
 {
 	return raw_posix_openpt(O_RDWR | O_NOCTTY);
 }
@@ -47,7 +47,9 @@ static int raw_open(const char *path, int flags, ...)
 }
 
 REAL_SLOT(posix_openpt, raw_posix_openpt);
+#if HAVE_GETPT
 REAL_SLOT(getpt, raw_getpt);
+#endif
 REAL_SLOT(openpty, raw_openpty);
 REAL_SLOT(open, raw_open);
 
@@ -59,6 +61,8 @@ CLOEXEC_EXPORT int posix_openpt(int flags)
 	return fdreq_end(&rq, REAL(posix_openpt)(fdreq_flags(&rq)));
 }
 
+/* glibc only. */
+#if HAVE_GETPT
 CLOEXEC_EXPORT int getpt(void)
 {
 	struct fdreq rq;
@@ -68,6 +72,7 @@ CLOEXEC_EXPORT int getpt(void)
 							 fdreq_flags(&rq)));
 	return fdreq_end(&rq, REAL(getpt)());
 }
+#endif
 
 /* The slave of an unlocked master, opened with flags (O_CLOEXEC or 0). */
 static int open_slave(int master, int flags, char *name, size_t size)

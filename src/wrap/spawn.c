@@ -80,6 +80,8 @@ static int raw_execveat(int dirfd, const char *path, char *const argv[],
 REAL_SLOT(posix_spawn, no_posix_spawn);
 REAL_SLOT(posix_spawnp, no_posix_spawn);
 REAL_SLOT(vfork, no_fork);
+/* Looked up when first needed: its address is no relocation at start. */
+REAL_SLOT(fork, no_fork);
 REAL_SLOT(execve, raw_execve);
 REAL_SLOT(execv, no_execv);
 REAL_SLOT(execvp, no_execv);
@@ -234,7 +236,7 @@ void *cloexec_vfork_target(void) __attribute__((used, visibility("hidden")));
 void *cloexec_vfork_target(void)
 {
 	if (cap_fallback_seen())
-		return (void *)fork;
+		return (void *)REAL(fork);
 	return (void *)REAL(vfork);
 }
 

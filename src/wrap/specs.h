@@ -4,43 +4,85 @@
  * flags, which policy class they belong to, which kernel capability their
  * native path needs.  The family wrappers and the syscall() wrapper share
  * these.
+ *
+ * They are static constants here, not objects elsewhere, so that each
+ * wrapper's flag remapping folds into a few instructions at compile time.
  */
 #ifndef CLOEXEC_SPECS_H
 #define CLOEXEC_SPECS_H
 
 #include "core/fdreq.h"
 
-#define SPEC(name) extern const struct fd_spec name \
-	__attribute__((visibility("hidden")))
+/* A plain call that gains a flag natively: accept -> accept4. */
+#define PLAIN(fam, class, capability)                                          \
+	{ .family = &(fam), .cls = (class), .cap = (capability),               \
+	  .plain_takes_no_flags = true }
+/* The flagged call itself: emulated even without flags on old kernels. */
+#define FLAGGED(fam, class, capability)                                        \
+	{ .family = &(fam), .cls = (class), .cap = (capability),               \
+	  .plain_takes_no_flags = true, .flagged_call = true }
+/* A call whose own flags argument carries the bits, plain or not. */
+#define WITH_FLAGS(fam, class, capability)                                     \
+	{ .family = &(fam), .cls = (class), .cap = (capability),               \
+	  .flagged_call = true }
 
-SPEC(spec_socket);	/* socket, socketpair */
-SPEC(spec_accept);	/* accept */
-SPEC(spec_accept4);	/* accept4, cloexec_paccept */
-SPEC(spec_open);	/* open and friends */
-SPEC(spec_stdio);	/* fopen and friends, temporary files */
-SPEC(spec_popen);	/* popen: its pipe comes from pipe2 */
-SPEC(spec_pipe);	/* pipe */
-SPEC(spec_pipe2);	/* pipe2 */
-SPEC(spec_dup);		/* dup, fcntl(F_DUPFD) */
-SPEC(spec_dupfd_cloexec); /* fcntl(F_DUPFD_CLOEXEC) */
-SPEC(spec_dup2);	/* dup2 onto another number */
-SPEC(spec_dup3);	/* dup3 */
-SPEC(spec_epoll);	/* epoll_create */
-SPEC(spec_epoll1);	/* epoll_create1 */
-SPEC(spec_inotify);	/* inotify_init */
-SPEC(spec_inotify1);	/* inotify_init1 */
-SPEC(spec_eventfd);
-SPEC(spec_signalfd);
-SPEC(spec_timerfd);
-SPEC(spec_memfd);
-SPEC(spec_fanotify);
-SPEC(spec_userfaultfd);
-SPEC(spec_perf);	/* perf_event_open */
-SPEC(spec_pty);		/* posix_openpt, getpt, openpty, forkpty */
-SPEC(spec_msg);		/* recvmsg, recvmmsg */
-SPEC(spec_rcmd);	/* rresvport, rcmd, rexec: always marked after */
-
-#undef SPEC
+static const struct fd_spec spec_socket = {
+	.family = &flags_sock, .cls = FD_CLASS_SOCKET, .cap = CAP_SOCK_FLAGS
+};
+static const struct fd_spec spec_accept =
+	PLAIN(flags_sock, FD_CLASS_ACCEPT, CAP_ACCEPT4);
+static const struct fd_spec spec_accept4 =
+	FLAGGED(flags_sock, FD_CLASS_ACCEPT, CAP_ACCEPT4);
+static const struct fd_spec spec_open = {
+	.family = &flags_open, .cls = FD_CLASS_FILE, .cap = CAP_O_CLOEXEC
+};
+static const struct fd_spec spec_stdio = {
+	.family = &flags_open, .cls = FD_CLASS_STDIO, .cap = CAP_O_CLOEXEC
+};
+/* glibc's popen makes its pipe with pipe2(O_CLOEXEC): "e" always works. */
+static const struct fd_spec spec_popen = {
+	.family = &flags_open, .cls = FD_CLASS_STDIO, .cap = CAP_BUILTIN
+};
+static const struct fd_spec spec_pipe = PLAIN(flags_pipe, FD_CLASS_PIPE, CAP_PIPE2);
+static const struct fd_spec spec_pipe2 =
+	FLAGGED(flags_pipe, FD_CLASS_PIPE, CAP_PIPE2);
+static const struct fd_spec spec_dup =
+	PLAIN(flags_open, FD_CLASS_DUP, CAP_F_DUPFD_CLOEXEC);
+static const struct fd_spec spec_dupfd_cloexec =
+	FLAGGED(flags_open, FD_CLASS_DUP, CAP_F_DUPFD_CLOEXEC);
+static const struct fd_spec spec_dup2 = PLAIN(flags_open, FD_CLASS_DUP2, CAP_DUP3);
+static const struct fd_spec spec_dup3 = FLAGGED(flags_open, FD_CLASS_DUP2, CAP_DUP3);
+static const struct fd_spec spec_epoll =
+	PLAIN(flags_epoll, FD_CLASS_EVENT, CAP_EPOLL_CREATE1);
+static const struct fd_spec spec_epoll1 =
+	FLAGGED(flags_epoll, FD_CLASS_EVENT, CAP_EPOLL_CREATE1);
+static const struct fd_spec spec_inotify =
+	PLAIN(flags_inotify, FD_CLASS_EVENT, CAP_INOTIFY_INIT1);
+static const struct fd_spec spec_inotify1 =
+	FLAGGED(flags_inotify, FD_CLASS_EVENT, CAP_INOTIFY_INIT1);
+static const struct fd_spec spec_eventfd =
+	WITH_FLAGS(flags_eventfd, FD_CLASS_EVENT, CAP_EVENTFD_FLAGS);
+static const struct fd_spec spec_signalfd =
+	WITH_FLAGS(flags_signalfd, FD_CLASS_EVENT, CAP_SIGNALFD_FLAGS);
+static const struct fd_spec spec_timerfd =
+	WITH_FLAGS(flags_timerfd, FD_CLASS_EVENT, CAP_TIMERFD_FLAGS);
+static const struct fd_spec spec_memfd =
+	WITH_FLAGS(flags_memfd, FD_CLASS_EVENT, CAP_BUILTIN);
+static const struct fd_spec spec_fanotify =
+	WITH_FLAGS(flags_fanotify, FD_CLASS_EVENT, CAP_BUILTIN);
+static const struct fd_spec spec_userfaultfd =
+	WITH_FLAGS(flags_pipe, FD_CLASS_EVENT, CAP_BUILTIN);
+static const struct fd_spec spec_perf =
+	WITH_FLAGS(flags_perf, FD_CLASS_EVENT, CAP_BUILTIN);
+static const struct fd_spec spec_pty = {
+	.family = &flags_open, .cls = FD_CLASS_PTY, .cap = CAP_O_CLOEXEC
+};
+static const struct fd_spec spec_msg = {
+	.family = &flags_msg, .cls = FD_CLASS_MESSAGE, .cap = CAP_CMSG_CLOEXEC
+};
+static const struct fd_spec spec_rcmd = {
+	.family = &flags_sock, .cls = FD_CLASS_SOCKET, .cap = CAP_NEVER
+};
 
 struct msghdr;
 /* Mark the fds a received message carries (msg.c, for syscall.c too). */

@@ -126,16 +126,27 @@ REAL_SLOT(open, raw_open);
 
 /*
  * The mode's modifiers: the characters after the first, up to a ",ccs="
- * part.  glibc reads at most six of them.
+ * part.  glibc reads at most six of them.  Modes are a few characters:
+ * plain loops, cheaper than the string functions' set-up.
  */
-static size_t mode_modifiers(const char *mode)
+static size_t mode_modifiers_end(const char *mode)
 {
-	return *mode ? strcspn(mode + 1, ",") : 0;
+	size_t i = 0;
+
+	if (mode[0])
+		for (i = 1; mode[i] && mode[i] != ','; i++)
+			;
+	return i;
 }
 
 static int mode_wants_cloexec(const char *mode)
 {
-	return memchr(mode, 'e', 1 + mode_modifiers(mode)) ? O_CLOEXEC : 0;
+	size_t i, end = mode_modifiers_end(mode);
+
+	for (i = 0; i < end; i++)
+		if (mode[i] == 'e')
+			return O_CLOEXEC;
+	return 0;
 }
 
 #define MODE_MAX 64
@@ -147,11 +158,10 @@ static int mode_wants_cloexec(const char *mode)
  */
 static const char *mode_with_e(const char *mode, char buf[MODE_MAX])
 {
-	size_t len = strlen(mode);
+	size_t end = mode_modifiers_end(mode);
+	size_t len = end + strlen(mode + end);
 
-	if (mode_wants_cloexec(mode))
-		return mode;
-	if (!len || mode_modifiers(mode) >= 6 || len + 2 > MODE_MAX)
+	if (!len || end - 1 >= 6 || len + 2 > MODE_MAX)
 		return NULL;
 	buf[0] = mode[0];
 	buf[1] = 'e';
@@ -169,11 +179,12 @@ WRAPPER_HELPER enum fdreq_path stdio_begin(const char *call, struct fdreq *rq,
 					   const char *file, const char **mode,
 					   char buf[MODE_MAX])
 {
+	int flags = mode_wants_cloexec(*mode);
 	const char *with_e;
 
-	fdreq_start_open(rq, spec, mode_wants_cloexec(*mode), AT_FDCWD, file,
-			 call, __builtin_return_address(0));
-	if (rq->path != FDREQ_NATIVE)
+	fdreq_start_open(rq, spec, flags, AT_FDCWD, file, call,
+			 __builtin_return_address(0));
+	if (rq->path != FDREQ_NATIVE || flags)
 		return rq->path;
 	with_e = mode_with_e(*mode, buf);
 	if (with_e) {
@@ -188,27 +199,32 @@ WRAPPER_HELPER enum fdreq_path stdio_begin(const char *call, struct fdreq *rq,
 static FILE *stdio_end(struct fdreq *rq, FILE *f)
 {
 	if (f)
-		fdreq_mark(rq, fileno(f));
-	fdreq_done(rq);
+		fdreq_end(rq, fileno(f));
+	else
+		fdreq_done(rq);
 	return f;
 }
 
 CLOEXEC_EXPORT FILE *fopen(const char *path, const char *mode)
 {
 	char buf[MODE_MAX];
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	FILE *f;
 
 	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
-	return stdio_end(&rq, REAL(fopen)(path, mode));
+	f = REAL(fopen)(path, mode);
+	return stdio_end(&rq, f);
 }
 
 CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
 {
 	char buf[MODE_MAX];
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	FILE *f;
 
 	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
-	return stdio_end(&rq, REAL(fopen64)(path, mode));
+	f = REAL(fopen64)(path, mode);
+	return stdio_end(&rq, f);
 }
 
 /*
@@ -218,19 +234,23 @@ CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
 CLOEXEC_EXPORT FILE *freopen(const char *path, const char *mode, FILE *f)
 {
 	char buf[MODE_MAX];
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	FILE *ret;
 
 	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
-	return stdio_end(&rq, REAL(freopen)(path, mode, f));
+	ret = REAL(freopen)(path, mode, f);
+	return stdio_end(&rq, ret);
 }
 
 CLOEXEC_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f)
 {
 	char buf[MODE_MAX];
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
+	FILE *ret;
 
 	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
-	return stdio_end(&rq, REAL(freopen64)(path, mode, f));
+	ret = REAL(freopen64)(path, mode, f);
+	return stdio_end(&rq, ret);
 }
 
 /*

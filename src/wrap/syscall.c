@@ -174,7 +174,7 @@ static long translate(const struct sys_rule *r, long a[6], void *caller)
 {
 	int flags = r->caller_flags ? (int)a[r->flags_arg] : 0;
 	int wait = -1;
-	struct fdreq rq CANCEL_SAFE;
+	struct fdreq rq;
 	long ret, nr;
 	int i;
 
@@ -320,7 +320,8 @@ static long translate_openat2(long a[6])
 	struct fdreq rq;
 
 	if ((size_t)a[3] < sizeof(how[0]) || (size_t)a[3] > sizeof(how) ||
-	    process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != a[3])
+	    sys_call6(SYS_process_vm_readv, sys_call(SYS_getpid, 0, 0, 0, 0, 0),
+		      (long)&local, 1, (long)&remote, 1, 0) != a[3])
 		return call(SYS_openat2, a);
 	fdreq_begin(&rq, &spec_open, (int)how[0], -1);
 	if (rq.path != FDREQ_PLAIN) {

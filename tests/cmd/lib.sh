@@ -7,6 +7,8 @@
 
 MKFD=$top_builddir/tests/lib/mkfd
 LEAKY=$top_builddir/examples/leaky
+STDFD=$top_builddir/tests/lib/stdfd
+MINISH=$(cd "$top_builddir/tests/lib" && pwd)/minish
 failed=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cloexec-test.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -44,18 +46,51 @@ status() {
 # process (/etc/ld.so.preload, as in tests/root/debootstrap.test), these
 # tests included.  Then there is nothing to add, and "without the library"
 # can only mean with the library forcing nothing.  A test that shows a
-# leak without the library runs the program through unpreloaded.
+# leak without the library runs the program through unpreloaded, or, where
+# it needs a program rather than a function (with_sh, a background
+# server), through env $UNPRELOAD: env(1) arguments without blanks.
 if [ "${CLOEXEC_PRELOAD_ALL-}" = 1 ]; then
 	# preloaded COMMAND...: run it with the library
 	preloaded() { "$@"; }
-	# unpreloaded COMMAND...: run it without the library's effect
-	unpreloaded() { env CLOEXEC_POLICY=off "$@"; }
+	UNPRELOAD=CLOEXEC_POLICY=off
 else
 	preloaded() {
 		LD_PRELOAD="${CLOEXEC_SAN_LIB:+$CLOEXEC_SAN_LIB }$CLOEXEC_LIB" "$@"
 	}
-	unpreloaded() { env -u LD_PRELOAD "$@"; }
+	UNPRELOAD="-u LD_PRELOAD"
 fi
+# unpreloaded COMMAND...: run it without the library's effect
+# shellcheck disable=SC2086
+unpreloaded() { env $UNPRELOAD "$@"; }
+
+# A musl build's library cannot be preloaded into the system's glibc
+# programs (nor a glibc build's into musl ones): their loader refuses it
+# and they do not start.  Where the library follows a program into its
+# children, the tests of such a build run a program of its own instead:
+# minish for sh, echo and printenv (tests/lib/minish.c).
+if preloaded /bin/sh -c : 2>/dev/null; then
+	system_takes_lib=true
+	SH=sh ECHO=echo PRINTENV=printenv
+else
+	system_takes_lib=false
+	SH=$MINISH ECHO="$MINISH echo" PRINTENV="$MINISH printenv"
+fi
+
+# with_sh COMMAND...: run it where /bin/sh, which system() and popen()
+# start, takes the library: as it is, or else in a private mount namespace
+# with minish bind-mounted on /bin/sh (root, util-linux's unshare).
+# sh_replaceable says whether that can be done here.
+with_sh() {
+	if $system_takes_lib; then
+		"$@"
+	else
+		unshare -m sh -c 'mount --bind "$0" /bin/sh && exec "$@"' \
+			"$MINISH" "$@"
+	fi
+}
+sh_replaceable() {
+	$system_takes_lib || with_sh true 2>/dev/null
+}
 
 finish() {
 	exit $failed

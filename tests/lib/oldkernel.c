@@ -12,12 +12,12 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#if defined(__x86_64__) && HAVE_LINUX_SECCOMP_H && HAVE_LINUX_FILTER_H &&     \
-	HAVE_LINUX_AUDIT_H
+#if defined(__x86_64__) && HAVE_KERNEL_TEST_HEADERS
 #define OLDKERNEL_SUPPORTED 1
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -40,6 +40,10 @@ int oldkernel_active(void)
 int oldkernel_supported(void)
 {
 	return 0;
+}
+
+void oldkernel_keep_fd_from(int lowfd)
+{
 }
 
 int oldkernel_install(void)
@@ -203,6 +207,33 @@ static void *supervise(void *unused)
 	return NULL;
 }
 
+static int keep_from = -1;
+
+void oldkernel_keep_fd_from(int lowfd)
+{
+	keep_from = lowfd;
+}
+
+/*
+ * The listener, moved to keep_from or above if the fd limit allows.  Raw
+ * calls, allowed by the filter: F_DUPFD_CLOEXEC is not.
+ */
+static int move_up(int fd)
+{
+	struct rlimit rl;
+	long high;
+
+	if (keep_from < 0 || getrlimit(RLIMIT_NOFILE, &rl) ||
+	    rl.rlim_cur <= (rlim_t)keep_from)
+		return fd;
+	high = sys_fcntl(fd, F_DUPFD, keep_from);
+	if (high < 0)
+		return fd;
+	sys_fcntl(high, F_SETFD, FD_CLOEXEC);
+	sys_close(fd);
+	return (int)high;
+}
+
 int oldkernel_install(void)
 {
 	struct sock_filter f[8 + 5 * NRULES];
@@ -233,6 +264,8 @@ int oldkernel_install(void)
 			   SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
 	if (listener < 0)
 		perror("oldkernel: seccomp");
+	else
+		listener = move_up(listener);
 	sem_post(&ready);
 	if (listener < 0)
 		return -1;

@@ -37,6 +37,13 @@
 
 int oldkernel_install(void);
 
+/*
+ * Before oldkernel_install(): keep the supervisor's own fd at lowfd or
+ * above, where the fd limit allows, out of the way of a program that
+ * closes every fd below (examples/leaky closes 3 to 1023).
+ */
+void oldkernel_keep_fd_from(int lowfd);
+
 /* Can this build emulate at all (architecture, headers)? */
 int oldkernel_supported(void);
 

@@ -17,7 +17,7 @@ static pid_t raw_getpid(void)
 	return -2;
 }
 
-int libcloexec_test_no_such_function(void);
+int cloexec_no_such_fn(void);
 
 static int raw_missing(void)
 {
@@ -25,7 +25,7 @@ static int raw_missing(void)
 }
 
 REAL_SLOT(getpid, raw_getpid);
-REAL_SLOT(libcloexec_test_no_such_function, raw_missing);
+REAL_SLOT(cloexec_no_such_fn, raw_missing);
 
 START_TEST(resolves_to_libc)
 {
@@ -50,10 +50,10 @@ END_TEST
 START_TEST(missing_symbol_gets_the_raw_twin_for_good)
 {
 	errno = 321;
-	ck_assert_int_eq(REAL(libcloexec_test_no_such_function)(), -3);
+	ck_assert_int_eq(REAL(cloexec_no_such_fn)(), -3);
 	ck_assert_int_eq(errno, 321);
 	ck_assert_ptr_eq(
-		(void *)atomic_load(&real_slot_libcloexec_test_no_such_function
+		(void *)atomic_load(&real_slot_cloexec_no_such_fn
 					     .addr),
 		(void *)raw_missing);
 }

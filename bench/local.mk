@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+# `make bench`: not part of `make check`; see bench/run.sh.
+EXTRA_PROGRAMS = bench/fdbench bench/startme
+bench_fdbench_SOURCES = bench/fdbench.c \
+	tests/lib/oldkernel.c tests/lib/oldkernel.h
+bench_fdbench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/lib
+bench_fdbench_LDADD = -lpthread
+bench_startme_SOURCES = bench/startme.c
+CLEANFILES += $(EXTRA_PROGRAMS)
+EXTRA_DIST += bench/run.sh bench/report.awk
+
+bench: bench/fdbench bench/startme src/libcloexec.la tests/lib/libempty.la
+	@top_builddir='$(abs_top_builddir)' \
+	  CLOEXEC_LIB='$(abs_top_builddir)/src/.libs/libcloexec.so.0' \
+	  $(SHELL) $(srcdir)/bench/run.sh
+.PHONY: bench

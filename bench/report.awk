@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# bench/run.sh's report: reads "section round config name value" lines,
+# prints the table, writes res/ops.csv and res/summary.csv.
+
+function median(list,    v, n, i, j, t) {
+	n = split(list, v, " ")
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
+			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+		}
+	if (n == 0)
+		return ""
+	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+
+# The median over rounds of a/b, each round paired with itself.
+function ratio(sec, a, b, name,    r, list) {
+	list = ""
+	for (r = 1; r <= maxround[sec]; r++)
+		if ((sec, r, a, name) in val && (sec, r, b, name) in val &&
+		    val[sec, r, b, name] > 0)
+			list = list " " val[sec, r, a, name] / val[sec, r, b, name]
+	return median(list)
+}
+
+function med(sec, cfg, name,    r, list) {
+	list = ""
+	for (r = 0; r <= maxround[sec]; r++)
+		if ((sec, r, cfg, name) in val)
+			list = list " " val[sec, r, cfg, name]
+	return median(list)
+}
+
+function fmt(x, spec) {
+	return x == "" ? "-" : sprintf(spec, x)
+}
+
+# A target: the verdict, and a row of summary.csv.
+function target(metric, value, op, limit, unit,    ok) {
+	if (value == "")
+		ok = "not measured"
+	else if (op == "<=")
+		ok = value + 0 <= limit ? "met" : "MISSED"
+	else
+		ok = value + 0 >= limit ? "met" : "MISSED"
+	printf "%s,%s,%s %s%s,%s\n", metric, value, op, limit, unit, ok \
+		> (res "/summary.csv")
+	if (ok == "MISSED")
+		missed++
+	return ok
+}
+
+{
+	sec = $1; r = $2; cfg = $3; name = $4
+	val[sec, r, cfg, name] = $5
+	if (r > maxround[sec])
+		maxround[sec] = r
+	if (sec == "ops" && !(name in seen)) {
+		seen[name] = 1
+		order[++nops] = name
+	}
+}
+
+END {
+	print "metric,value,target,verdict" > (res "/summary.csv")
+	print "libcloexec benchmarks: " header
+	print ""
+	printf "Per call (the call and its close), ns: median of %d rounds " \
+		"run alternately.\n", rounds
+	print "after = create, then fcntl(F_SETFD) by hand; old = under the " \
+		"emulated 2008 kernel."
+	print "Ratios are medians of per-round ratios.  Ir = instructions in " \
+		"user space per call (callgrind)."
+	print ""
+	printf "%-13s %7s %7s %8s %7s %9s %7s %7s %8s %6s %6s %5s %7s\n",
+		"operation", "libc", "native", "fallback", "after", "after-old",
+		"nat/lc", "aft/nat", "fb/afto", "Ir lc", "Ir nat", "+Ir",
+		"Ir fb"
+	csv = res "/ops.csv"
+	print "operation,libc_ns,native_ns,fallback_ns,after_ns," \
+		"after_old_ns,native_vs_libc,after_vs_native," \
+		"fallback_vs_after_old,ir_libc,ir_native,ir_extra," \
+		"ir_fallback" > csv
+	for (i = 1; i <= nops; i++) {
+		op = order[i]
+		lc = med("ops", "libc", op)
+		nat = med("ops", "native", op)
+		fb = med("ops", "fallback", op)
+		af = med("ops", "after", op)
+		ao = med("ops", "after-old", op)
+		r1 = ratio("ops", "native", "libc", op)
+		r2 = ratio("ops", "after", "native", op)
+		r3 = ratio("ops", "fallback", "after-old", op)
+		il = med("ir", "libc", op)
+		in_ = med("ir", "native", op)
+		ifb = med("ir", "fallback", op)
+		extra = il != "" && in_ != "" ? in_ - il : ""
+		printf "%-13s %7.0f %7.0f %8.0f %7.0f %9.0f %7.3f %7.3f " \
+			"%8.3f %6s %6s %5s %7s\n", op, lc, nat, fb, af, ao,
+			r1, r2, r3, fmt(il, "%d"), fmt(in_, "%d"),
+			fmt(extra, "%d"), fmt(ifb, "%d")
+		printf "%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.3f,%.3f,%.3f,%s,%s," \
+			"%s,%s\n", op, lc, nat, fb, af, ao, r1, r2, r3, il,
+			in_, extra, ifb > csv
+		v[1] = target(op " native/libc wall", sprintf("%.3f", r1),
+			      "<=", 1.03, "")
+		v[2] = target(op " after/native wall", sprintf("%.3f", r2),
+			      ">=", op == "dup" ? 1.3 : 1.0, "")
+		v[3] = target(op " fallback/after-old wall",
+			      sprintf("%.3f", r3), "<=", 1.10, "")
+		v[4] = target(op " extra instructions", extra, "<=", 40, "")
+		for (k = 1; k <= 4; k++)
+			if (v[k] == "MISSED")
+				misses[op] = misses[op] " " k
+	}
+	print ""
+	print "Targets per row: (1) nat/lc <= 1.03  (2) aft/nat >= 1 (dup: " \
+		">= 1.3)  (3) fb/afto <= 1.10  (4) +Ir <= 40"
+	for (i = 1; i <= nops; i++)
+		if (order[i] in misses)
+			printf "  MISSED %-13s targets%s\n", order[i],
+				misses[order[i]]
+
+	print ""
+	print "Process start (instructions, callgrind; wall: median of 300 " \
+		"alternating starts)"
+	printf "%-9s %9s %9s %9s %9s %9s %9s\n", "program", "Ir plain",
+		"Ir empty", "Ir lib", "lib-empty", "lib/plain", "lib/empty"
+	nprog = split("true startme", progs, " ")
+	for (i = 1; i <= nprog; i++) {
+		p = progs[i]
+		ip = med("startir", "plain", p)
+		ie = med("startir", "empty", p)
+		ib = med("startir", "lib", p)
+		wp = med("start", "plain", p)
+		we = med("start", "empty", p)
+		wb = med("start", "lib", p)
+		d = ib != "" && ie != "" ? ib - ie : ""
+		printf "%-9s %9s %9s %9s %9s %9s %9s\n", p, fmt(ip, "%d"),
+			fmt(ie, "%d"), fmt(ib, "%d"), fmt(d, "%d"),
+			fmt(wp ? wb / wp : "", "%.3f"),
+			fmt(we ? wb / we : "", "%.3f")
+		print "  target: lib-empty <= 3000 instructions: " \
+			target(p " start instructions beyond an empty library",
+			       d, "<=", 3000, "")
+	}
+
+	print ""
+	print "fork and posix_spawn (median ns; 2 threads creating sockets " \
+		"in the busy rows), creators' rate (calls/s)"
+	printf "%-17s %10s %10s %10s %8s %8s\n", "", "libc", "native",
+		"fallback", "nat/lc", "fb/lc"
+	nm = split("fork_idle spawn_idle fork_busy spawn_busy create_alone " \
+		   "create_with_fork fork_with_create", metrics, " ")
+	for (i = 1; i <= nm; i++) {
+		m = metrics[i]
+		a = med("spawn", "libc", m)
+		n_ = med("spawn", "native", m)
+		f = med("spawn", "fallback", m)
+		printf "%-17s %10.0f %10.0f %10.0f %8.3f %8.3f\n", m, a, n_,
+			f, ratio("spawn", "native", "libc", m),
+			ratio("spawn", "fallback", "libc", m)
+		printf "%s native/libc,%.3f,,\n", m,
+			ratio("spawn", "native", "libc", m) > (res "/summary.csv")
+		printf "%s fallback/libc,%.3f,,\n", m,
+			ratio("spawn", "fallback", "libc", m) > (res "/summary.csv")
+	}
+
+	print ""
+	bf = ratio("bigfork", "native", "libc", "bigfork")
+	printf "fork with 1 GiB resident: libc %.0f ns, native %.0f ns, " \
+		"ratio %.3f: target <= 1.05: %s\n",
+		med("bigfork", "libc", "bigfork"),
+		med("bigfork", "native", "bigfork"), bf,
+		target("fork 1 GiB native/libc", sprintf("%.3f", bf), "<=",
+		       1.05, "")
+
+	lib_kib = med("memory", "native", "dirty_after") - \
+		  med("memory", "libc", "dirty_after")
+	per_fd = ((med("memory", "audit", "dirty_after") - \
+		   med("memory", "libc", "dirty_after")) - lib_kib) * 1024 / \
+		 10000
+	printf "memory with 10000 fds: the library's own private dirty " \
+		"memory %d KiB (target <= 64: %s);\n", lib_kib,
+		target("memory KiB at 10000 fds", lib_kib, "<=", 64, " KiB")
+	printf "  audit adds %.1f bytes per fd (target <= 32: %s)\n", per_fd,
+		target("audit bytes per fd", sprintf("%.1f", per_fd), "<=",
+		       32, " B")
+	print ""
+	printf "%d targets missed; CSV in %s/ops.csv and %s/summary.csv\n",
+		missed, res, res
+}
