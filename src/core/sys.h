@@ -40,18 +40,24 @@ static inline long sys_call6(long n, long a, long b, long c, long d, long e,
 #elif defined(__i386__)
 
 /*
- * int $0x80 takes up to five arguments in registers; nothing here needs a
- * sixth (which would have to go in %ebp, the frame pointer).
+ * int $0x80 takes the sixth argument in %ebp, which may be the frame
+ * pointer and cannot be named as an operand: the last two arguments go in
+ * memory, %edi points at them, and %ebp is saved around the call.
  */
 static inline long sys_call6(long n, long a, long b, long c, long d, long e,
 			     long f)
 {
+	long last[2] = { e, f };
+	long *p = last;
 	long ret;
 
-	(void)f;
-	__asm__ volatile("int $0x80"
-			 : "=a"(ret)
-			 : "a"(n), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
+	__asm__ volatile("push %%ebp\n\t"
+			 "movl 4(%%edi), %%ebp\n\t"
+			 "movl (%%edi), %%edi\n\t"
+			 "int $0x80\n\t"
+			 "pop %%ebp"
+			 : "=a"(ret), "+D"(p)
+			 : "0"(n), "b"(a), "c"(b), "d"(c), "S"(d), "m"(last)
 			 : "memory");
 	return ret;
 }
