@@ -46,12 +46,17 @@ src_libcloexec_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
 	-Wl,--version-script=src/libcloexec.map
 EXTRA_src_libcloexec_la_DEPENDENCIES = src/libcloexec.map
 
-# The exported names are the rows of entrypoints.def, and nothing else.
-src/libcloexec.map: $(top_srcdir)/src/entrypoints.def
+# The exported names are the rows of entrypoints.def, and nothing else: its
+# ENTRY rows, and the ALIAS rows that this libc has (config.h).
+src/libcloexec.map: $(top_srcdir)/src/entrypoints.def config.h
 	$(AM_V_GEN)$(MKDIR_P) src && { \
 	  echo '/* Generated from src/entrypoints.def. */'; \
 	  echo '{'; echo 'global:'; \
-	  sed -n 's/^ENTRY(\([A-Za-z_0-9]*\),.*/	\1;/p' $<; \
+	  printf '%s\n' '#include "config.h"' \
+	    '#define ENTRY(sym, ...) sym@@' '#define ALIAS(sym, entry) sym@@' \
+	    '#include "entrypoints.def"' | \
+	    $(CC) -E -P -x c -I$(top_builddir) -I$(top_srcdir)/src - | \
+	    sed -n 's/^[ \t]*\([A-Za-z_0-9]*\)@@.*/	\1;/p'; \
 	  echo 'local:'; echo '	*;'; echo '};'; \
 	} > $@-t && mv $@-t $@
 CLEANFILES += src/libcloexec.map
