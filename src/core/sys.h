@@ -188,13 +188,18 @@ static inline long sys_timerfd_create(int clockid, int flags)
  * Sockets.  32-bit x86 multiplexes them through socketcall(2), as libc does
  * there; the direct calls only exist since Linux 4.3.
  */
-#if defined(__i386__)
+#if defined(SYS_socketcall)
+/* socketcall's sub-call numbers (linux/net.h), where it exists. */
 #define SOCKETCALL_SOCKET 1
 #define SOCKETCALL_ACCEPT 5
 #define SOCKETCALL_SOCKETPAIR 8
 #define SOCKETCALL_SENDMSG 16
 #define SOCKETCALL_RECVMSG 17
 #define SOCKETCALL_ACCEPT4 18
+#define SOCKETCALL_RECVMMSG 19
+#endif
+
+#if defined(__i386__)
 
 static inline long sys_socketcall(int call, long *args)
 {

@@ -161,47 +161,40 @@ static const struct sys_rule {
  * makes every socket call.  The sub-call numbers take the place of system
  * call numbers, and args[] of the arguments.
  */
-enum {
-	SC_SOCKET = 1,
-	SC_ACCEPT = 5,
-	SC_SOCKETPAIR = 8,
-	SC_RECVMSG = 17,
-	SC_ACCEPT4 = 18,
-	SC_RECVMMSG = 19,
-};
-
 static const struct sys_rule socketcall_rules[] = {
-	{ SC_SOCKET, SC_SOCKET, SC_SOCKET, 1, true, -1, -1, FD, false,
-	  &spec_socket },
-	{ SC_SOCKETPAIR, SC_SOCKETPAIR, SC_SOCKETPAIR, 1, true, 3, -1, PAIR,
-	  false, &spec_socket },
-	{ SC_ACCEPT, SC_ACCEPT4, SC_ACCEPT, 3, false, -1, -1, FD, true,
-	  &spec_accept },
-	{ SC_ACCEPT4, SC_ACCEPT4, SC_ACCEPT, 3, true, -1, -1, FD, true,
-	  &spec_accept4 },
-	{ SC_RECVMSG, SC_RECVMSG, SC_RECVMSG, 2, true, 1, -1, MSG, true,
-	  &spec_msg },
-	{ SC_RECVMMSG, SC_RECVMMSG, SC_RECVMMSG, 3, true, 1, -1, MMSG, true,
-	  &spec_msg },
+	{ SOCKETCALL_SOCKET, SOCKETCALL_SOCKET, SOCKETCALL_SOCKET, 1, true, -1,
+	  -1, FD, false, &spec_socket },
+	{ SOCKETCALL_SOCKETPAIR, SOCKETCALL_SOCKETPAIR, SOCKETCALL_SOCKETPAIR,
+	  1, true, 3, -1, PAIR, false, &spec_socket },
+	{ SOCKETCALL_ACCEPT, SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT, 3, false,
+	  -1, -1, FD, true, &spec_accept },
+	{ SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT, 3, true,
+	  -1, -1, FD, true, &spec_accept4 },
+	{ SOCKETCALL_RECVMSG, SOCKETCALL_RECVMSG, SOCKETCALL_RECVMSG, 2, true,
+	  1, -1, MSG, true, &spec_msg },
+	{ SOCKETCALL_RECVMMSG, SOCKETCALL_RECVMMSG, SOCKETCALL_RECVMMSG, 3,
+	  true, 1, -1, MMSG, true, &spec_msg },
 };
 
 /* How many of args[] each sub-call reads. */
 static size_t socketcall_nargs(long call)
 {
 	switch (call) {
-	case SC_SOCKET:
-	case SC_ACCEPT:
-	case SC_RECVMSG:
+	case SOCKETCALL_SOCKET:
+	case SOCKETCALL_ACCEPT:
+	case SOCKETCALL_RECVMSG:
 		return 3;
-	case SC_SOCKETPAIR:
-	case SC_ACCEPT4:
+	case SOCKETCALL_SOCKETPAIR:
+	case SOCKETCALL_ACCEPT4:
 		return 4;
-	case SC_RECVMMSG:
+	case SOCKETCALL_RECVMMSG:
 		return 5;
 	}
 	return 0;
 }
 #endif
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct sys_rule *rule_for(long nr)
 {
@@ -414,8 +407,7 @@ static long translate_socketcall(long a[6], void *caller)
 	struct iovec local = { args, n * sizeof(long) };
 	struct iovec remote = { (void *)a[1], n * sizeof(long) };
 
-	for (i = 0; n && i < sizeof(socketcall_rules) / sizeof(socketcall_rules[0]);
-	     i++) {
+	for (i = 0; n && i < COUNT(socketcall_rules); i++) {
 		if (socketcall_rules[i].nr != a[0])
 			continue;
 		if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) !=
