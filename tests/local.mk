@@ -62,6 +62,7 @@ IT_TESTS = \
 	tests/it/it_socket \
 	tests/it/race_socket \
 	tests/it/race_spawn \
+	tests/it/it_time64 \
 	tests/seeds/seed003_socket \
 	tests/seeds/seed004_paccept \
 	tests/seeds/seed005_signalfd \
@@ -83,6 +84,8 @@ tests_it_race_spawn_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_race_spawn_LDADD = $(IT_LIBS)
 tests_it_race_socket_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_race_socket_LDADD = $(IT_LIBS)
+tests_it_it_time64_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_it_it_time64_LDADD = $(IT_LIBS)
 tests_seeds_seed003_socket_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_seeds_seed003_socket_LDADD = $(IT_LIBS)
 tests_seeds_seed004_paccept_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -112,7 +115,8 @@ SHELL_TESTS = \
 	tests/cmd/policy.test \
 	tests/cmd/exports.test \
 	tests/cmd/demo.test \
-	tests/cmd/programs.test
+	tests/cmd/programs.test \
+	tests/cmd/audit.test
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
 

@@ -45,6 +45,11 @@ preloaded() {
 	LD_PRELOAD="${CLOEXEC_SAN_LIB:+$CLOEXEC_SAN_LIB }$CLOEXEC_LIB" "$@"
 }
 
+# elf_class FILE: 1 for 32-bit, 2 for 64-bit (the byte after "\177ELF")
+elf_class() {
+	od -An -tu1 -j4 -N1 "$1" | tr -d ' '
+}
+
 finish() {
 	exit $failed
 }
