@@ -158,6 +158,19 @@ static int own_thread(pid_t tid)
 }
 
 #ifdef SYS_socketcall
+static size_t socketcall_nargs(int call)
+{
+	switch (call) {
+	case SOCKETCALL_RECVMMSG:
+		return 5;
+	case SOCKETCALL_SOCKETPAIR:
+	case SOCKETCALL_ACCEPT4:
+		return 4;
+	default:
+		return 3;
+	}
+}
+
 /*
  * socketcall(call, args) as a 2.6.27 kernel answered it, the arguments
  * read from the caller's memory (this process's).  SOCK_CLOEXEC and
@@ -168,17 +181,13 @@ static int own_thread(pid_t tid)
  */
 static int answer_socketcall(const struct seccomp_data *d, long *ret)
 {
-	unsigned long args[6];
-	struct iovec local = { args, sizeof(args) };
-	struct iovec remote = { (void *)(uintptr_t)d->args[1], 0 };
 	int call = (int)d->args[0];
+	unsigned long args[5] = { 0 };
+	/* What the sub-call reads, not more: the array may end a page. */
+	size_t len = socketcall_nargs(call) * sizeof(args[0]);
+	struct iovec local = { args, len };
+	struct iovec remote = { (void *)(uintptr_t)d->args[1], len };
 
-	remote.iov_len = local.iov_len = (call == SOCKETCALL_RECVMMSG ? 5
-					  : call == SOCKETCALL_SOCKETPAIR ||
-							  call == SOCKETCALL_ACCEPT4
-						  ? 4
-						  : 3) *
-					 sizeof(args[0]);
 	if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) !=
 	    (ssize_t)local.iov_len)
 		return 0;
