@@ -71,6 +71,9 @@ AC_DEFUN([CLOEXEC_KERNEL_API], [
 	AC_CHECK_DECLS([epoll_create1], [], [], [[#include <sys/epoll.h>]])
 	AC_CHECK_FUNCS([accept4 pipe2 dup3 epoll_create1 secure_getenv])
 	AC_CHECK_FUNCS([_Fork execveat])
+	dnl 32-bit glibc (2.34 on): what a program built with _TIME_BITS=64
+	dnl calls instead of fcntl, ioctl, recvmsg and recvmmsg.
+	AC_CHECK_FUNCS([__fcntl_time64 __ioctl_time64 __recvmsg64 __recvmmsg64])
 	dnl glibc only: the BSD remote-command calls.
 	AC_CHECK_FUNCS([rcmd], [have_rcmd=yes], [have_rcmd=no])
 	AS_IF([test "x$have_rcmd" = xyes],

@@ -57,14 +57,19 @@ src_libcloexec_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
 	-Wl,--version-script=src/libcloexec.map
 EXTRA_src_libcloexec_la_DEPENDENCIES = src/libcloexec.map
 
-# The exported names are the rows of entrypoints.def, and nothing else,
-# less those the C library lacks (configure's CLOEXEC_ABSENT: glibc's
-# fortify names and the like, on musl).
-src/libcloexec.map: $(top_srcdir)/src/entrypoints.def $(top_builddir)/config.status
+# The exported names are the rows of entrypoints.def, and nothing else: its
+# ENTRY rows, less those the C library lacks (configure's CLOEXEC_ABSENT:
+# glibc's fortify names and the like, on musl), and the ALIAS rows that
+# this libc has (config.h).
+src/libcloexec.map: $(top_srcdir)/src/entrypoints.def config.h $(top_builddir)/config.status
 	$(AM_V_GEN)$(MKDIR_P) src && { \
 	  echo '/* Generated from src/entrypoints.def. */'; \
 	  echo '{'; echo 'global:'; \
-	  sed -n 's/^ENTRY(\([A-Za-z_0-9]*\),.*/\1/p' $< | \
+	  printf '%s\n' '#include "config.h"' \
+	    '#define ENTRY(sym, ...) sym@@' '#define ALIAS(sym, entry) sym@@' \
+	    '#include "entrypoints.def"' | \
+	    $(CC) -E -P -x c -I$(top_builddir) -I$(top_srcdir)/src - | \
+	    sed -n 's/^[ \t]*\([A-Za-z_0-9]*\)@@.*/\1/p' | \
 	    awk -v absent='$(CLOEXEC_ABSENT)' \
 	      'BEGIN { n = split(absent, a, " "); \
 	               for (i = 1; i <= n; i++) out[a[i]] = 1 } \

@@ -138,6 +138,26 @@ int __open64_2(const char *path, int flags);
 int __openat_2(int dirfd, const char *path, int flags);
 int __openat64_2(int dirfd, const char *path, int flags);
 
+/*
+ * 32-bit glibc's names for the calls a program built with _TIME_BITS=64
+ * makes (the headers only redirect to them).  The timeout of __recvmmsg64
+ * is really a struct __timespec64: the library only passes the pointer on,
+ * so it is typed as recvmmsg's and one helper serves both.
+ */
+#if HAVE___FCNTL_TIME64
+int __fcntl_time64(int fd, int cmd, ...);
+#endif
+#if HAVE___IOCTL_TIME64
+int __ioctl_time64(int fd, IOCTL_REQUEST_TYPE req, ...);
+#endif
+#if HAVE___RECVMSG64
+ssize_t __recvmsg64(int fd, struct msghdr *msg, int flags);
+#endif
+#if HAVE___RECVMMSG64
+int __recvmmsg64(int fd, struct mmsghdr *vec, unsigned vlen, int flags,
+		 struct timespec *timeout);
+#endif
+
 #if !HAVE_DECL_ACCEPT4
 int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags);
 #endif

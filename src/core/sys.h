@@ -40,18 +40,24 @@ static inline long sys_call6(long n, long a, long b, long c, long d, long e,
 #elif defined(__i386__)
 
 /*
- * int $0x80 takes up to five arguments in registers; nothing here needs a
- * sixth (which would have to go in %ebp, the frame pointer).
+ * int $0x80 takes the sixth argument in %ebp, which may be the frame
+ * pointer and cannot be named as an operand: the last two arguments go in
+ * memory, %edi points at them, and %ebp is saved around the call.
  */
 static inline long sys_call6(long n, long a, long b, long c, long d, long e,
 			     long f)
 {
+	long last[2] = { e, f };
+	long *p = last;
 	long ret;
 
-	(void)f;
-	__asm__ volatile("int $0x80"
-			 : "=a"(ret)
-			 : "a"(n), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
+	__asm__ volatile("push %%ebp\n\t"
+			 "movl 4(%%edi), %%ebp\n\t"
+			 "movl (%%edi), %%edi\n\t"
+			 "int $0x80\n\t"
+			 "pop %%ebp"
+			 : "=a"(ret), "+D"(p)
+			 : "0"(n), "b"(a), "c"(b), "d"(c), "S"(d), "m"(last)
 			 : "memory");
 	return ret;
 }
@@ -182,13 +188,18 @@ static inline long sys_timerfd_create(int clockid, int flags)
  * Sockets.  32-bit x86 multiplexes them through socketcall(2), as libc does
  * there; the direct calls only exist since Linux 4.3.
  */
-#if defined(__i386__)
+#if defined(SYS_socketcall)
+/* socketcall's sub-call numbers (linux/net.h), where it exists. */
 #define SOCKETCALL_SOCKET 1
 #define SOCKETCALL_ACCEPT 5
 #define SOCKETCALL_SOCKETPAIR 8
 #define SOCKETCALL_SENDMSG 16
 #define SOCKETCALL_RECVMSG 17
 #define SOCKETCALL_ACCEPT4 18
+#define SOCKETCALL_RECVMMSG 19
+#endif
+
+#if defined(__i386__)
 
 static inline long sys_socketcall(int call, long *args)
 {

@@ -54,6 +54,9 @@ REAL_SLOT(fcntl, raw_fcntl);
 #if HAVE_FCNTL64
 REAL_SLOT(fcntl64, raw_fcntl);
 #endif
+#if HAVE___FCNTL_TIME64
+REAL_SLOT(__fcntl_time64, raw_fcntl);
+#endif
 
 /*
  * Natively the kernel call itself: libc's fcntl() is a variadic dispatcher
@@ -133,6 +136,18 @@ static int fcntl_setfd(int (*real)(int, int, ...), int fd, void *arg)
 	return ret;
 }
 
+/* One body for every name of fcntl; call is the name, for the audit. */
+WRAPPER_HELPER int fcntl_with(const char *call,
+			      int (*real)(int, int, ...), int fd, int cmd,
+			      void *arg)
+{
+	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
+		return fcntl_dup(call, real, fd, cmd, arg);
+	if (cmd == F_SETFD)
+		return fcntl_setfd(real, fd, arg);
+	return real(fd, cmd, arg);
+}
+
 CLOEXEC_EXPORT int fcntl(int fd, int cmd, ...)
 {
 	va_list ap;
@@ -141,11 +156,7 @@ CLOEXEC_EXPORT int fcntl(int fd, int cmd, ...)
 	va_start(ap, cmd);
 	arg = va_arg(ap, void *);
 	va_end(ap);
-	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
-		return fcntl_dup(__func__, REAL(fcntl), fd, cmd, arg);
-	if (cmd == F_SETFD)
-		return fcntl_setfd(REAL(fcntl), fd, arg);
-	return REAL(fcntl)(fd, cmd, arg);
+	return fcntl_with(__func__, REAL(fcntl), fd, cmd, arg);
 }
 
 /* fcntl64@GLIBC_2.28: what programs built with _FILE_OFFSET_BITS=64 call. */
@@ -158,10 +169,20 @@ CLOEXEC_EXPORT int fcntl64(int fd, int cmd, ...)
 	va_start(ap, cmd);
 	arg = va_arg(ap, void *);
 	va_end(ap);
-	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
-		return fcntl_dup(__func__, REAL(fcntl64), fd, cmd, arg);
-	if (cmd == F_SETFD)
-		return fcntl_setfd(REAL(fcntl64), fd, arg);
-	return REAL(fcntl64)(fd, cmd, arg);
+	return fcntl_with(__func__, REAL(fcntl64), fd, cmd, arg);
+}
+#endif
+
+#if HAVE___FCNTL_TIME64
+/* fcntl under _TIME_BITS=64 on 32-bit glibc. */
+CLOEXEC_EXPORT int __fcntl_time64(int fd, int cmd, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return fcntl_with(__func__, REAL(__fcntl_time64), fd, cmd, arg);
 }
 #endif

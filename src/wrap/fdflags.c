@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <sys/ioctl.h>
 
+#include "core/compat.h"
 #include "core/export.h"
 #include "core/fdtable.h"
 #include "core/real.h"
@@ -27,6 +28,9 @@ static int raw_ioctl(int fd, IOCTL_REQUEST_TYPE req, ...)
 }
 
 REAL_SLOT(ioctl, raw_ioctl);
+#if HAVE___IOCTL_TIME64
+REAL_SLOT(__ioctl_time64, raw_ioctl);
+#endif
 
 void fdflags_note(int fd, bool cloexec) __attribute__((visibility("hidden")));
 
@@ -41,18 +45,38 @@ void fdflags_note(int fd, bool cloexec)
 		fdtable_set_deliberate(fd);
 }
 
-CLOEXEC_EXPORT int ioctl(int fd, IOCTL_REQUEST_TYPE req, ...)
+static int ioctl_with(int (*real)(int, IOCTL_REQUEST_TYPE, ...), int fd,
+		      IOCTL_REQUEST_TYPE req, void *arg)
 {
-	va_list ap;
-	void *arg;
-	int ret;
+	int ret = real(fd, req, arg);
 
-	va_start(ap, req);
-	arg = va_arg(ap, void *);
-	va_end(ap);
-	ret = REAL(ioctl)(fd, req, arg);
 	if (ret == 0 && ((unsigned long)req == FIONCLEX ||
 			 (unsigned long)req == FIOCLEX))
 		fdflags_note(fd, (unsigned long)req == FIOCLEX);
 	return ret;
 }
+
+CLOEXEC_EXPORT int ioctl(int fd, IOCTL_REQUEST_TYPE req, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return ioctl_with(REAL(ioctl), fd, req, arg);
+}
+
+#if HAVE___IOCTL_TIME64
+/* ioctl under _TIME_BITS=64 on 32-bit glibc. */
+CLOEXEC_EXPORT int __ioctl_time64(int fd, IOCTL_REQUEST_TYPE req, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return ioctl_with(REAL(__ioctl_time64), fd, req, arg);
+}
+#endif

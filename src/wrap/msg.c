@@ -30,6 +30,21 @@ static int raw_recvmmsg(int fd, struct mmsghdr *vec, unsigned vlen,
 REAL_SLOT(recvmsg, raw_recvmsg);
 REAL_SLOT(recvmmsg, raw_recvmmsg);
 
+#if HAVE___RECVMSG64
+REAL_SLOT(__recvmsg64, raw_recvmsg);
+#endif
+#if HAVE___RECVMMSG64
+/* The kernel's recvmmsg with a 64-bit timeout (Linux 5.1). */
+static int raw_recvmmsg64(int fd, struct mmsghdr *vec, unsigned vlen,
+			  int flags, struct timespec *timeout)
+{
+	return sys_result(
+		sys_call(SYS_recvmmsg_time64, fd, vec, vlen, flags, timeout));
+}
+
+REAL_SLOT(__recvmmsg64, raw_recvmmsg64);
+#endif
+
 /* Mark the fds a received message carries, as the path requires. */
 void msg_mark_received(struct fdreq *rq, struct msghdr *msg)
 {
@@ -65,23 +80,25 @@ static int wait_fd(int fd, int flags)
  * MSG_WAITALL may have to wait inside the call: it waits for the first
  * byte before the lock, and takes its chance with the rest.
  */
-CLOEXEC_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+WRAPPER_HELPER ssize_t recvmsg_with(const char *call,
+				    ssize_t (*real)(int, struct msghdr *, int),
+				    int fd, struct msghdr *msg, int flags)
 {
 	bool retry = !(flags & (MSG_DONTWAIT | MSG_WAITALL));
 	struct fdreq rq;
 	ssize_t ret;
 
-	if (fdreq_begin(&rq, &spec_msg, flags,
-			retry ? -1 : wait_fd(fd, flags)) == FDREQ_FAILED)
+	if (fdreq_begin_as(&rq, &spec_msg, flags,
+			   retry ? -1 : wait_fd(fd, flags), call) ==
+	    FDREQ_FAILED)
 		return -1;
 	if (rq.path == FDREQ_FALLBACK && retry) {
 		do
-			ret = REAL(recvmsg)(fd, msg,
-					    fdreq_flags(&rq) | MSG_DONTWAIT);
+			ret = real(fd, msg, fdreq_flags(&rq) | MSG_DONTWAIT);
 		while (ret < 0 && errno == EAGAIN &&
 		       fdreq_wait_outside(&rq, fd));
 	} else {
-		ret = REAL(recvmsg)(fd, msg, fdreq_flags(&rq));
+		ret = real(fd, msg, fdreq_flags(&rq));
 	}
 	if (ret >= 0 && (rq.path == FDREQ_FALLBACK || rq.force))
 		msg_mark_received(&rq, msg);
@@ -94,19 +111,54 @@ CLOEXEC_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
  * path runs only on the test suite's emulated kernel, and there it may
  * wait inside the lock for the messages after the first.
  */
-CLOEXEC_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned vlen,
-			    RECVMMSG_FLAGS_TYPE flags, struct timespec *timeout)
+WRAPPER_HELPER int recvmmsg_with(const char *call,
+				 int (*real)(int, struct mmsghdr *, unsigned,
+					     RECVMMSG_FLAGS_TYPE,
+					     struct timespec *),
+				 int fd, struct mmsghdr *vec, unsigned vlen,
+				 RECVMMSG_FLAGS_TYPE flags,
+				 struct timespec *timeout)
 {
 	struct fdreq rq;
 	int ret, i;
 
-	if (fdreq_begin(&rq, &spec_msg, flags, wait_fd(fd, flags)) ==
+	if (fdreq_begin_as(&rq, &spec_msg, flags, wait_fd(fd, flags), call) ==
 	    FDREQ_FAILED)
 		return -1;
-	ret = REAL(recvmmsg)(fd, vec, vlen, fdreq_flags(&rq), timeout);
+	ret = real(fd, vec, vlen, fdreq_flags(&rq), timeout);
 	if (rq.path == FDREQ_FALLBACK || rq.force)
 		for (i = 0; i < ret; i++)
 			msg_mark_received(&rq, &vec[i].msg_hdr);
 	fdreq_done(&rq);
 	return ret;
 }
+
+CLOEXEC_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+{
+	return recvmsg_with(__func__, REAL(recvmsg), fd, msg, flags);
+}
+
+CLOEXEC_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned vlen,
+			    RECVMMSG_FLAGS_TYPE flags, struct timespec *timeout)
+{
+	return recvmmsg_with(__func__, REAL(recvmmsg), fd, vec, vlen, flags,
+			     timeout);
+}
+
+#if HAVE___RECVMSG64
+/* recvmsg under _TIME_BITS=64 on 32-bit glibc. */
+CLOEXEC_EXPORT ssize_t __recvmsg64(int fd, struct msghdr *msg, int flags)
+{
+	return recvmsg_with(__func__, REAL(__recvmsg64), fd, msg, flags);
+}
+#endif
+
+#if HAVE___RECVMMSG64
+/* recvmmsg under _TIME_BITS=64 on 32-bit glibc. */
+CLOEXEC_EXPORT int __recvmmsg64(int fd, struct mmsghdr *vec, unsigned vlen,
+				int flags, struct timespec *timeout)
+{
+	return recvmmsg_with(__func__, REAL(__recvmmsg64), fd, vec, vlen, flags,
+			     timeout);
+}
+#endif

@@ -148,7 +148,53 @@ static const struct sys_rule {
 	  &spec_msg },
 	{ SYS_recvmmsg, SYS_recvmmsg, SYS_recvmmsg, 3, true, 1, -1, MMSG, true,
 	  &spec_msg },
+#ifdef SYS_recvmmsg_time64
+	/* 32-bit ABIs: the same call with a 64-bit timeout (Linux 5.1). */
+	{ SYS_recvmmsg_time64, SYS_recvmmsg_time64, SYS_recvmmsg_time64, 3,
+	  true, 1, -1, MMSG, true, &spec_msg },
+#endif
 };
+
+#ifdef SYS_socketcall
+/*
+ * socketcall(call, args): the multiplexer through which 32-bit x86 libc
+ * makes every socket call.  The sub-call numbers take the place of system
+ * call numbers, and args[] of the arguments.
+ */
+static const struct sys_rule socketcall_rules[] = {
+	{ SOCKETCALL_SOCKET, SOCKETCALL_SOCKET, SOCKETCALL_SOCKET, 1, true, -1,
+	  -1, FD, false, &spec_socket },
+	{ SOCKETCALL_SOCKETPAIR, SOCKETCALL_SOCKETPAIR, SOCKETCALL_SOCKETPAIR,
+	  1, true, 3, -1, PAIR, false, &spec_socket },
+	{ SOCKETCALL_ACCEPT, SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT, 3, false,
+	  -1, -1, FD, true, &spec_accept },
+	{ SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT, 3, true,
+	  -1, -1, FD, true, &spec_accept4 },
+	{ SOCKETCALL_RECVMSG, SOCKETCALL_RECVMSG, SOCKETCALL_RECVMSG, 2, true,
+	  1, -1, MSG, true, &spec_msg },
+	{ SOCKETCALL_RECVMMSG, SOCKETCALL_RECVMMSG, SOCKETCALL_RECVMMSG, 3,
+	  true, 1, -1, MMSG, true, &spec_msg },
+};
+
+/* How many of args[] each sub-call reads. */
+static size_t socketcall_nargs(long call)
+{
+	switch (call) {
+	case SOCKETCALL_SOCKET:
+	case SOCKETCALL_ACCEPT:
+	case SOCKETCALL_RECVMSG:
+		return 3;
+	case SOCKETCALL_SOCKETPAIR:
+	case SOCKETCALL_ACCEPT4:
+		return 4;
+	case SOCKETCALL_RECVMMSG:
+		return 5;
+	}
+	return 0;
+}
+#endif
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct sys_rule *rule_for(long nr)
 {
@@ -170,7 +216,21 @@ static bool passes_through(long nr, const long a[6])
 	return false;
 }
 
-static long translate(const struct sys_rule *r, long a[6], void *caller)
+/* A system call, or with via_socketcall a socketcall sub-call. */
+static long issue(bool via_socketcall, long nr, long a[6])
+{
+#ifdef SYS_socketcall
+	if (via_socketcall) {
+		long b[6] = { nr, (long)a };
+
+		return call(SYS_socketcall, b);
+	}
+#endif
+	return call(nr, a);
+}
+
+static long translate(const struct sys_rule *r, long a[6], void *caller,
+		      bool via_socketcall)
 {
 	int flags = r->caller_flags ? (int)a[r->flags_arg] : 0;
 	int wait = -1;
@@ -182,6 +242,8 @@ static long translate(const struct sys_rule *r, long a[6], void *caller)
 		wait = (int)a[0];
 	if (r->target_arg >= 0)
 		fdreq_begin_onto(&rq, r->spec, flags, (int)a[r->target_arg]);
+	else if (via_socketcall)
+		fdreq_begin(&rq, r->spec, flags, wait);
 	else if (r->nr == SYS_openat)
 		fdreq_begin_open(&rq, r->spec, flags, (int)a[0],
 				 (const char *)a[1]);
@@ -207,13 +269,13 @@ static long translate(const struct sys_rule *r, long a[6], void *caller)
 	default:
 		nr = r->fallback_nr;
 #ifdef SYS_dup2
-		if (r->nr == SYS_dup3 && a[0] == a[1])
+		if (!via_socketcall && r->nr == SYS_dup3 && a[0] == a[1])
 			return fdreq_end(&rq, fdreq_fail(EINVAL));
 #endif
 		a[r->flags_arg] = fdreq_flags(&rq);
 		break;
 	}
-	ret = call(nr, a);
+	ret = issue(via_socketcall, nr, a);
 	switch (r->result) {
 	case PAIR:
 		return fdreq_end_pair(&rq, (int)ret, (int *)a[r->out_arg]);
@@ -333,6 +395,31 @@ static long translate_openat2(long a[6])
 }
 #endif
 
+#ifdef SYS_socketcall
+/*
+ * The arguments are in the caller's memory: a copy with the flags changed
+ * goes to the kernel.  It is read with process_vm_readv, so that a bad
+ * pointer stays the kernel's EFAULT; then the call passes unchanged.
+ */
+static long translate_socketcall(long a[6], void *caller)
+{
+	long args[6] = { 0 };
+	size_t n = socketcall_nargs(a[0]), i;
+	struct iovec local = { args, n * sizeof(long) };
+	struct iovec remote = { (void *)a[1], n * sizeof(long) };
+
+	for (i = 0; n && i < COUNT(socketcall_rules); i++) {
+		if (socketcall_rules[i].nr != a[0])
+			continue;
+		if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) !=
+		    (ssize_t)local.iov_len)
+			break;
+		return translate(&socketcall_rules[i], args, caller, true);
+	}
+	return call(SYS_socketcall, a);
+}
+#endif
+
 CLOEXEC_EXPORT SIX_ARGS long syscall(long nr, ...)
 {
 	const struct sys_rule *r;
@@ -348,8 +435,16 @@ CLOEXEC_EXPORT SIX_ARGS long syscall(long nr, ...)
 	switch (nr) {
 	case SYS_dup:
 		return translate_dup(a);
+#if defined(SYS_fcntl64)
+	/* 32-bit ABIs have both; libc uses fcntl64. */
+	case SYS_fcntl:
+#endif
 	case SYS_FCNTL:
 		return translate_fcntl(nr, a);
+#ifdef SYS_socketcall
+	case SYS_socketcall:
+		return translate_socketcall(a, __builtin_return_address(0));
+#endif
 #ifdef SYS_creat
 	case SYS_creat:
 		return translate_creat(a);
@@ -377,5 +472,5 @@ CLOEXEC_EXPORT SIX_ARGS long syscall(long nr, ...)
 	r = rule_for(nr);
 	if (!r || passes_through(nr, a))
 		return call(nr, a);
-	return translate(r, a, __builtin_return_address(0));
+	return translate(r, a, __builtin_return_address(0), false);
 }

@@ -92,6 +92,11 @@ sh_replaceable() {
 	$system_takes_lib || with_sh true 2>/dev/null
 }
 
+# elf_class FILE: 1 for 32-bit, 2 for 64-bit (the byte after "\177ELF")
+elf_class() {
+	od -An -tu1 -j4 -N1 "$1" | tr -d ' '
+}
+
 finish() {
 	exit $failed
 }

@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -322,6 +323,17 @@ static int phase(double seconds, bool until_leak)
 	int i;
 
 	alarm((unsigned)seconds + 60);
+	/*
+	 * glibc's malloc sizes its arenas by reading
+	 * /sys/devices/system/cpu/online, with O_CLOEXEC, once a process
+	 * has more arenas than its arena test (2 on 32-bit, 8 on 64-bit:
+	 * seen on i386, one such fd in a child every few runs).  The
+	 * emulated kernel drops the flag as a 2008 kernel did, and that fd
+	 * is made inside libc, where no wrapper reaches (entrypoints.def,
+	 * UNREACHABLE): not what this test measures.  A fixed arena limit
+	 * means no such open.
+	 */
+	mallopt(M_ARENA_MAX, 8);
 	if (oldkernel_install())
 		return 99;
 	for (i = 0; i < CREATORS; i++)

@@ -17,11 +17,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#if defined(__x86_64__) && HAVE_KERNEL_TEST_HEADERS
+#if (defined(__x86_64__) || defined(__i386__)) && HAVE_KERNEL_TEST_HEADERS
 #define OLDKERNEL_SUPPORTED 1
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sys/uio.h>
+#if defined(__x86_64__)
+#define OLDKERNEL_ARCH AUDIT_ARCH_X86_64
+#else
+#define OLDKERNEL_ARCH AUDIT_ARCH_I386
+#endif
 #endif
 
 #include "core/sys.h"
@@ -83,6 +89,20 @@ static const struct rule {
 	{ SYS_openat, BITS, 2, O_CLOEXEC, NOTIFY },
 	{ SYS_recvmsg, BITS, 2, MSG_CMSG_CLOEXEC, NOTIFY },
 	{ SYS_recvmmsg, BITS, 3, MSG_CMSG_CLOEXEC, NOTIFY },
+#ifdef SYS_fcntl64
+	{ SYS_fcntl64, EQUALS, 1, F_DUPFD_CLOEXEC, FAIL(EINVAL) },
+#endif
+#ifdef SYS_recvmmsg_time64
+	{ SYS_recvmmsg_time64, BITS, 3, MSG_CMSG_CLOEXEC, NOTIFY },
+#endif
+#ifdef SYS_socketcall
+	/* The arguments are in memory, out of BPF's reach: see answer(). */
+	{ SYS_socketcall, EQUALS, 0, SOCKETCALL_SOCKET, NOTIFY },
+	{ SYS_socketcall, EQUALS, 0, SOCKETCALL_SOCKETPAIR, NOTIFY },
+	{ SYS_socketcall, EQUALS, 0, SOCKETCALL_ACCEPT4, NOTIFY },
+	{ SYS_socketcall, EQUALS, 0, SOCKETCALL_RECVMSG, NOTIFY },
+	{ SYS_socketcall, EQUALS, 0, SOCKETCALL_RECVMMSG, NOTIFY },
+#endif
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -95,13 +115,18 @@ int oldkernel_supported(void)
 #define RET(v) ((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, (v)))
 #define ARG_LOW(i) (offsetof(struct seccomp_data, args) + 8 * (i))
 
+/*
+ * One block per rule, in order; a rule whose call matches but whose test
+ * does not reloads the number and goes on, so that several rules may name
+ * the same call (socketcall's sub-calls).
+ */
 static size_t build_filter(struct sock_filter *f)
 {
 	size_t n = 0, i;
 
 	f[n++] = LOAD(offsetof(struct seccomp_data, arch));
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-					      AUDIT_ARCH_X86_64, 1, 0);
+					      OLDKERNEL_ARCH, 1, 0);
 	f[n++] = RET(SECCOMP_RET_ALLOW);
 	f[n++] = LOAD(offsetof(struct seccomp_data, nr));
 	for (i = 0; i < NRULES; i++) {
@@ -113,7 +138,6 @@ static size_t build_filter(struct sock_filter *f)
 			f[n++] = RET(r->action);
 			continue;
 		}
-		/* On a match both branches return, so A may be reloaded. */
 		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
 						      r->nr, 0, 4);
 		f[n++] = LOAD(ARG_LOW(r->arg));
@@ -122,7 +146,7 @@ static size_t build_filter(struct sock_filter *f)
 				BPF_K,
 			r->value, 0, 1);
 		f[n++] = RET(r->action);
-		f[n++] = RET(SECCOMP_RET_ALLOW);
+		f[n++] = LOAD(offsetof(struct seccomp_data, nr));
 	}
 	f[n++] = RET(SECCOMP_RET_ALLOW);
 	return n;
@@ -137,29 +161,106 @@ static int own_thread(pid_t tid)
 	return sys_call(SYS_tgkill, getpid(), tid, 0, 0, 0) == 0;
 }
 
+#ifdef SYS_socketcall
+static size_t socketcall_nargs(int call)
+{
+	switch (call) {
+	case SOCKETCALL_RECVMMSG:
+		return 5;
+	case SOCKETCALL_SOCKETPAIR:
+	case SOCKETCALL_ACCEPT4:
+		return 4;
+	default:
+		return 3;
+	}
+}
+
+/*
+ * socketcall(call, args) as a 2.6.27 kernel answered it, the arguments
+ * read from the caller's memory (this process's).  SOCK_CLOEXEC and
+ * SOCK_NONBLOCK made a type invalid; accept4 (2.6.28) was a sub-call
+ * beyond the last one known, so EINVAL, though accept4 with no flags is
+ * let through, as the direct call is; MSG_CMSG_CLOEXEC (2.6.23) was
+ * ignored.  Returns 1 with *ret set, or 0 to let the call through.
+ */
+static int answer_socketcall(const struct seccomp_data *d, long *ret)
+{
+	int call = (int)d->args[0];
+	unsigned long args[5] = { 0 };
+	/* What the sub-call reads, not more: the array may end a page. */
+	size_t len = socketcall_nargs(call) * sizeof(args[0]);
+	struct iovec local = { args, len };
+	struct iovec remote = { (void *)(uintptr_t)d->args[1], len };
+
+	if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) !=
+	    (ssize_t)local.iov_len)
+		return 0;
+	switch (call) {
+	case SOCKETCALL_SOCKET:
+	case SOCKETCALL_SOCKETPAIR:
+		if (!(args[1] & (SOCK_CLOEXEC | SOCK_NONBLOCK)))
+			return 0;
+		*ret = -EINVAL;
+		return 1;
+	case SOCKETCALL_ACCEPT4:
+		if (!args[3])
+			return 0;
+		*ret = -EINVAL;
+		return 1;
+	case SOCKETCALL_RECVMSG:
+		if (!(args[2] & MSG_CMSG_CLOEXEC))
+			return 0;
+		args[2] &= ~(unsigned long)MSG_CMSG_CLOEXEC;
+		break;
+	case SOCKETCALL_RECVMMSG:
+		if (!(args[3] & MSG_CMSG_CLOEXEC))
+			return 0;
+		args[3] &= ~(unsigned long)MSG_CMSG_CLOEXEC;
+		break;
+	default:
+		return 0;
+	}
+	*ret = sys_socketcall(call, (long *)args);
+	return 1;
+}
+#endif
+
 /*
  * The call as a pre-2.6.23 kernel made it: without the bit.  Raw system
  * calls, so that the library under test, preloaded in this process, does
- * not put the bit back.
+ * not put the bit back.  Returns 1 with *ret set, or 0 to let the call
+ * through as it is.
  */
-static long reissue(const struct seccomp_data *d)
+static int answer(const struct seccomp_data *d, long *ret)
 {
 	const __u64 *a = d->args;
 
 	switch (d->nr) {
 	case SYS_open:
-		return sys_call(SYS_open, a[0], a[1] & ~O_CLOEXEC, a[2], 0, 0);
+		*ret = sys_call(SYS_open, a[0], a[1] & ~O_CLOEXEC, a[2], 0, 0);
+		return 1;
 	case SYS_openat:
-		return sys_call(SYS_openat, a[0], a[1], a[2] & ~O_CLOEXEC,
+		*ret = sys_call(SYS_openat, a[0], a[1], a[2] & ~O_CLOEXEC,
 				a[3], 0);
+		return 1;
 	case SYS_recvmsg:
-		return sys_call(SYS_recvmsg, a[0], a[1],
+		*ret = sys_call(SYS_recvmsg, a[0], a[1],
 				a[2] & ~MSG_CMSG_CLOEXEC, 0, 0);
+		return 1;
 	case SYS_recvmmsg:
-		return sys_call(SYS_recvmmsg, a[0], a[1], a[2],
+#ifdef SYS_recvmmsg_time64
+	case SYS_recvmmsg_time64:
+#endif
+		*ret = sys_call(d->nr, a[0], a[1], a[2],
 				a[3] & ~MSG_CMSG_CLOEXEC, a[4]);
+		return 1;
+#ifdef SYS_socketcall
+	case SYS_socketcall:
+		return answer_socketcall(d, ret);
+#endif
 	}
-	return -ENOSYS;
+	*ret = -ENOSYS;
+	return 1;
 }
 
 static void *supervise(void *unused)
@@ -192,14 +293,12 @@ static void *supervise(void *unused)
 			continue;
 		memset(resp, 0, sizes.seccomp_notif_resp);
 		resp->id = req->id;
-		if (!own_thread(req->pid)) {
+		if (!own_thread(req->pid) || !answer(&req->data, &ret)) {
 			resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		} else if ((unsigned long)ret > -4096UL) {
+			resp->error = (int32_t)ret;
 		} else {
-			ret = reissue(&req->data);
-			if (ret < 0)
-				resp->error = (int32_t)ret;
-			else
-				resp->val = ret;
+			resp->val = ret;
 		}
 		/* ENOENT: the caller was killed meanwhile; nothing to do. */
 		sys_ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, resp);

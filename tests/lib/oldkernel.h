@@ -27,10 +27,17 @@
  * with its result.  Calls from other processes (exec'd children inherit
  * the filter) are let through unchanged.
  *
+ * On 32-bit x86, libc makes its socket calls through socketcall(2), whose
+ * arguments are in memory, where BPF cannot look: the supervisor reads
+ * them and answers as 2.6.27 did (flag bits in the type EINVAL, accept4 an
+ * unknown sub-call, EINVAL; MSG_CMSG_CLOEXEC ignored).  The direct socket
+ * calls (Linux 4.3) refuse the flag bits as on x86_64; fcntl64 and
+ * recvmmsg_time64 are treated as fcntl and recvmmsg.
+ *
  * Install it in the process (or Check's forked test child) that is under
  * test, before it starts other threads: threads created afterwards inherit
  * the filter.  Returns 0, or -1 with a message on stderr when the machine
- * cannot do it (not x86_64, seccomp unavailable).
+ * cannot do it (not x86, seccomp unavailable).
  */
 #ifndef TESTS_OLDKERNEL_H
 #define TESTS_OLDKERNEL_H
@@ -43,6 +50,16 @@ int oldkernel_install(void);
  * closes every fd below (examples/leaky closes 3 to 1023).
  */
 void oldkernel_keep_fd_from(int lowfd);
+
+/*
+ * How libc's accept4() with flags fails there: no such system call on
+ * x86_64; on 32-bit x86 a socketcall sub-call that 2.6.27 did not know.
+ */
+#if defined(__i386__)
+#define OLDKERNEL_ACCEPT4_ERRNO EINVAL
+#else
+#define OLDKERNEL_ACCEPT4_ERRNO ENOSYS
+#endif
 
 /* Can this build emulate at all (architecture, headers)? */
 int oldkernel_supported(void);
