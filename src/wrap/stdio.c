@@ -139,9 +139,10 @@ static size_t mode_modifiers_end(const char *mode)
 	return i;
 }
 
-static int mode_wants_cloexec(const char *mode)
+/* end: mode_modifiers_end(mode), found once by the caller. */
+static int mode_wants_cloexec(const char *mode, size_t end)
 {
-	size_t i, end = mode_modifiers_end(mode);
+	size_t i;
 
 	for (i = 0; i < end; i++)
 		if (mode[i] == 'e')
@@ -156,9 +157,9 @@ static int mode_wants_cloexec(const char *mode)
  * ",ccs=" part stays last.  NULL when the mode has no room for it: the
  * caller then marks the fd afterwards, under the fork lock.
  */
-static const char *mode_with_e(const char *mode, char buf[MODE_MAX])
+static const char *mode_with_e(const char *mode, size_t end,
+			       char buf[MODE_MAX])
 {
-	size_t end = mode_modifiers_end(mode);
 	size_t len = end + strlen(mode + end);
 
 	if (!len || end - 1 >= 6 || len + 2 > MODE_MAX)
@@ -179,14 +180,15 @@ WRAPPER_HELPER enum fdreq_path stdio_begin(const char *call, struct fdreq *rq,
 					   const char *file, const char **mode,
 					   char buf[MODE_MAX])
 {
-	int flags = mode_wants_cloexec(*mode);
+	size_t end = mode_modifiers_end(*mode);
+	int flags = mode_wants_cloexec(*mode, end);
 	const char *with_e;
 
 	fdreq_start_open(rq, spec, flags, AT_FDCWD, file, call,
 			 __builtin_return_address(0));
 	if (rq->path != FDREQ_NATIVE || flags)
 		return rq->path;
-	with_e = mode_with_e(*mode, buf);
+	with_e = mode_with_e(*mode, end, buf);
 	if (with_e) {
 		*mode = with_e;
 		return rq->path;

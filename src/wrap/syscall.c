@@ -31,16 +31,22 @@
 #define SIX_ARGS
 #endif
 
+/* In a SIX_ARGS function: the six arguments after nr into a[]. */
+#define READ_SIX_ARGS(a, nr)                                                   \
+	do {                                                                   \
+		va_list ap_;                                                   \
+		int i_;                                                        \
+		va_start(ap_, nr);                                             \
+		for (i_ = 0; i_ < 6; i_++)                                     \
+			(a)[i_] = va_arg(ap_, long);                           \
+		va_end(ap_);                                                   \
+	} while (0)
+
 SIX_ARGS static long raw_syscall(long nr, ...)
 {
 	long a[6];
-	va_list ap;
-	int i;
 
-	va_start(ap, nr);
-	for (i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
+	READ_SIX_ARGS(a, nr);
 	return sys_result(sys_call6(nr, a[0], a[1], a[2], a[3], a[4], a[5]));
 }
 
@@ -424,13 +430,8 @@ CLOEXEC_EXPORT SIX_ARGS long syscall(long nr, ...)
 {
 	const struct sys_rule *r;
 	long a[6];
-	va_list ap;
-	int i;
 
-	va_start(ap, nr);
-	for (i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
+	READ_SIX_ARGS(a, nr);
 
 	switch (nr) {
 	case SYS_dup:

@@ -84,40 +84,11 @@ static int file_fd(FILE *f, int fds[2])
 	return one(f ? fileno(f) : -1, fds);
 }
 
-/* An fd that arrives in a message: sent over a socket pair, received. */
-static int sent_fd_socket(void)
-{
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} c;
-	char byte = 'x';
-	struct iovec iov = { &byte, 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = c.buf,
-			      .msg_controllen = sizeof(c.buf) };
-	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-	int sv[2], payload = open("/dev/null", O_RDONLY);
-
-	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
-	memset(c.buf, 0, sizeof(c.buf));
-	cmsg->cmsg_level = SOL_SOCKET;
-	cmsg->cmsg_type = SCM_RIGHTS;
-	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cmsg), &payload, sizeof(int));
-	ck_assert_int_eq(sendmsg(sv[0], &msg, 0), 1);
-	close(payload);
-	return sv[1];
-}
-
+/* An fd that arrives in a message (tl_sent_fd_socket), as one() has it. */
 static int received_fd(struct msghdr *msg, int fds[2])
 {
-	struct cmsghdr *cmsg = CMSG_FIRSTHDR(msg);
-
-	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fds[0], CMSG_DATA(cmsg), sizeof(int));
-	return 1;
+	fds[0] = tl_received_fd(msg);
+	return fds[0] < 0 ? -1 : 1;
 }
 
 /* How a test reaches the kernel: libc, syscall(), or socketcall. */
@@ -144,7 +115,7 @@ static int via_recvmsg(int flags, enum via via, int fds[2])
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
 			      .msg_control = c.buf,
 			      .msg_controllen = sizeof(c.buf) };
-	int s = sent_fd_socket();
+	int s = tl_sent_fd_socket();
 	long n = via == LIBC ? recvmsg(s, &msg, flags)
 #ifdef SYS_socketcall
 		 : via == SOCKETCALL ? socketcall(17, s, (long)&msg, flags, 0, 0)
@@ -165,7 +136,7 @@ static int via_recvmmsg(int flags, enum via via, int fds[2])
 	struct mmsghdr m = { .msg_hdr = { .msg_iov = &iov, .msg_iovlen = 1,
 					  .msg_control = c.buf,
 					  .msg_controllen = sizeof(c.buf) } };
-	int s = sent_fd_socket();
+	int s = tl_sent_fd_socket();
 	long n = via == LIBC ? recvmmsg(s, &m, 1, flags, NULL)
 #ifdef SYS_socketcall
 		 : via == SOCKETCALL
@@ -660,7 +631,7 @@ static int sys_recvmmsg_time64(int f[2])
 					  .msg_control = c.buf,
 					  .msg_controllen = sizeof(c.buf) } };
 
-	if (syscall(SYS_recvmmsg_time64, sent_fd_socket(), &m, 1, 0, NULL) != 1)
+	if (syscall(SYS_recvmmsg_time64, tl_sent_fd_socket(), &m, 1, 0, NULL) != 1)
 		return -1;
 	return received_fd(&m.msg_hdr, f);
 }

@@ -165,45 +165,10 @@ START_TEST(accept_blocking)
 }
 END_TEST
 
-static void send_fd(int s, int fd)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	char byte = 'x';
-	struct iovec iov = { &byte, 1 };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = cbuf,
-			     .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	ck_assert_int_eq(sendmsg(s, &mh, 0), 1);
-}
-
-/* The fd a message carried, or -1 with errno. */
-static int recv_fd(int s, int flags)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))];
-	char byte;
-	struct iovec iov = { &byte, 1 };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = cbuf,
-			     .msg_controllen = sizeof(cbuf) };
-	int fd;
-
-	if (recvmsg(s, &mh, flags) < 0)
-		return -1;
-	ck_assert_ptr_nonnull(CMSG_FIRSTHDR(&mh));
-	memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&mh)), sizeof(int));
-	return fd;
-}
-
 static void *send_later(void *arg)
 {
 	usleep(100 * 1000);
-	send_fd(*(int *)arg, 0);
+	tl_send_fd(*(int *)arg, 0);
 	return NULL;
 }
 
@@ -218,22 +183,22 @@ START_TEST(recvmsg_waits_only_when_asked)
 	int sv[2], fd;
 
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-	ck_assert_int_eq(recv_fd(sv[1], MSG_DONTWAIT), -1);
+	ck_assert_int_eq(tl_recv_fd(sv[1], MSG_DONTWAIT), -1);
 	ck_assert_int_eq(errno, EAGAIN);
 	ck_assert_int_eq(fcntl(sv[1], F_SETFL, O_NONBLOCK), 0);
-	ck_assert_int_eq(recv_fd(sv[1], 0), -1);
+	ck_assert_int_eq(tl_recv_fd(sv[1], 0), -1);
 	ck_assert_int_eq(errno, EAGAIN);
 	ck_assert_int_eq(fcntl(sv[1], F_SETFL, 0), 0);
 
 	ck_assert_int_eq(pthread_create(&th, NULL, send_later, &sv[0]), 0);
-	fd = recv_fd(sv[1], 0);
+	fd = tl_recv_fd(sv[1], 0);
 	ck_assert_int_ge(fd, 3);
 	ck_assert(tl_cloexec(fd) == tl_preloaded());
 	ck_assert_int_eq(tl_child_sees(fd), !tl_preloaded());
 	pthread_join(th, NULL);
 
-	send_fd(sv[0], 0);
-	fd = recv_fd(sv[1], MSG_WAITALL);
+	tl_send_fd(sv[0], 0);
+	fd = tl_recv_fd(sv[1], MSG_WAITALL);
 	ck_assert_int_ge(fd, 3);
 	ck_assert(tl_cloexec(fd) == tl_preloaded());
 }

@@ -398,3 +398,66 @@ void *tl_libc(const char *name)
 	}
 	return dlsym(libc, name);
 }
+
+void tl_send_fd(int s, int fd)
+{
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} c;
+	char byte = 'x';
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = c.buf,
+			      .msg_controllen = sizeof(c.buf) };
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+
+	memset(c.buf, 0, sizeof(c.buf));
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	ck_assert_int_eq(sendmsg(s, &msg, 0), 1);
+}
+
+int tl_sent_fd_socket(void)
+{
+	int sv[2], payload = open("/dev/null", O_RDONLY);
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	tl_send_fd(sv[0], payload);
+	close(payload);
+	close(sv[0]);
+	return sv[1];
+}
+
+int tl_received_fd(struct msghdr *msg)
+{
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(msg);
+	int fd;
+
+	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
+	return fd;
+}
+
+int tl_recv_fd(int s, int flags)
+{
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} c;
+	char byte;
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = c.buf,
+			      .msg_controllen = sizeof(c.buf) };
+	int fd;
+
+	if (recvmsg(s, &msg, flags) < 0)
+		return -1;
+	fd = tl_received_fd(&msg);
+	ck_assert_int_ge(fd, 0);
+	return fd;
+}

@@ -84,6 +84,15 @@ int tl_child_fds(struct tl_inherited *out, int max);
 int tl_listener(struct sockaddr_in *addr);
 int tl_connect(const struct sockaddr_in *addr);
 
+/* Send fd over the socket s: one byte, with fd in an SCM_RIGHTS message. */
+void tl_send_fd(int s, int fd);
+/* A socket with a copy of /dev/null waiting in such a message. */
+int tl_sent_fd_socket(void);
+/* The fd an SCM_RIGHTS message carried, or -1. */
+int tl_received_fd(struct msghdr *msg);
+/* recvmsg() of one such message: the fd, or -1 with errno. */
+int tl_recv_fd(int s, int flags);
+
 /* libc's own definition of a wrapped name, bypassing any preload. */
 void *tl_libc(const char *name);
 

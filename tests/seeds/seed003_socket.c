@@ -12,76 +12,16 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "seedcheck.h"
 #include "testlib.h"
 
 static int seed(void)
 {
-	int fd, coe, fds[2], i;
-
-	fd = socket(PF_INET, SOCK_STREAM, 0);
-	if (fd == -1) {
-		puts("socket(0) failed");
+	if (seed_check(&seed_cloexec, "socket", "SOCK_CLOEXEC", SOCK_CLOEXEC,
+		       seed_make_socket) ||
+	    seed_check(&seed_cloexec, "socketpair", "SOCK_CLOEXEC",
+		       SOCK_CLOEXEC, seed_make_socketpair))
 		return 1;
-	}
-	coe = fcntl(fd, F_GETFD);
-	if (coe == -1) {
-		puts("fcntl failed");
-		return 1;
-	}
-	if (coe & FD_CLOEXEC) {
-		puts("socket(0) set close-on-exec flag");
-		return 1;
-	}
-	close(fd);
-	fd = socket(PF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd == -1) {
-		puts("socket(SOCK_CLOEXEC) failed");
-		return 1;
-	}
-	coe = fcntl(fd, F_GETFD);
-	if (coe == -1) {
-		puts("fcntl failed");
-		return 1;
-	}
-	if ((coe & FD_CLOEXEC) == 0) {
-		puts("socket(SOCK_CLOEXEC) does not set close-on-exec flag");
-		return 1;
-	}
-	close(fd);
-	if (socketpair(PF_UNIX, SOCK_STREAM, 0, fds) == -1) {
-		puts("socketpair(0) failed");
-		return 1;
-	}
-	for (i = 0; i < 2; ++i) {
-		coe = fcntl(fds[i], F_GETFD);
-		if (coe == -1) {
-			puts("fcntl failed");
-			return 1;
-		}
-		if (coe & FD_CLOEXEC) {
-			printf("socketpair(0) set close-on-exec flag for fds[%d]\n",
-			       i);
-			return 1;
-		}
-		close(fds[i]);
-	}
-	if (socketpair(PF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == -1) {
-		puts("socketpair(SOCK_CLOEXEC) failed");
-		return 1;
-	}
-	for (i = 0; i < 2; ++i) {
-		coe = fcntl(fds[i], F_GETFD);
-		if (coe == -1) {
-			puts("fcntl failed");
-			return 1;
-		}
-		if ((coe & FD_CLOEXEC) == 0) {
-			printf("socketpair(SOCK_CLOEXEC) does not set close-on-exec flag for fds[%d]\n",
-			       i);
-			return 1;
-		}
-		close(fds[i]);
-	}
 	puts("OK");
 	return 0;
 }

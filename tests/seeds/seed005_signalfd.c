@@ -15,59 +15,26 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "seedcheck.h"
 #include "testlib.h"
 
-static int make(int raw, const sigset_t *ss, int flags)
-{
-	if (raw)
-		return (int)syscall(SYS_signalfd4, -1, ss, 8, flags);
-	return signalfd(-1, ss, flags);
-}
+static int raw;
 
-static int seed_via(int raw)
+static int make(int flags, int fds[2])
 {
 	sigset_t ss;
-	int fd, coe;
 
 	sigemptyset(&ss);
 	sigaddset(&ss, SIGUSR1);
-	fd = make(raw, &ss, 0);
-	if (fd == -1) {
-		puts("signalfd4(0) failed");
-		return 1;
-	}
-	coe = fcntl(fd, F_GETFD);
-	if (coe == -1) {
-		puts("fcntl failed");
-		return 1;
-	}
-	if (coe & FD_CLOEXEC) {
-		puts("signalfd4(0) set close-on-exec flag");
-		return 1;
-	}
-	close(fd);
-	fd = make(raw, &ss, SFD_CLOEXEC);
-	if (fd == -1) {
-		puts("signalfd4(SFD_CLOEXEC) failed");
-		return 1;
-	}
-	coe = fcntl(fd, F_GETFD);
-	if (coe == -1) {
-		puts("fcntl failed");
-		return 1;
-	}
-	if ((coe & FD_CLOEXEC) == 0) {
-		puts("signalfd4(SFD_CLOEXEC) does not set close-on-exec flag");
-		return 1;
-	}
-	close(fd);
-	puts(raw ? "OK (syscall)" : "OK (libc)");
-	return 0;
+	fds[0] = raw ? (int)syscall(SYS_signalfd4, -1, &ss, 8, flags)
+		     : signalfd(-1, &ss, flags);
+	return fds[0] == -1 ? -1 : 1;
 }
 
 static int seed(void)
 {
-	return seed_via(0) | seed_via(1);
+	return seed_check_both(&raw, &seed_cloexec, "signalfd4",
+			       "SFD_CLOEXEC", SFD_CLOEXEC, make);
 }
 
 int main(int argc, char **argv)

@@ -15,55 +15,22 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "seedcheck.h"
 #include "testlib.h"
 
-static int make(int raw, int flags)
-{
-	if (raw)
-		return (int)syscall(SYS_timerfd_create, CLOCK_REALTIME, flags);
-	return timerfd_create(CLOCK_REALTIME, flags);
-}
+static int raw;
 
-static int seed_via(int raw)
+static int make(int flags, int fds[2])
 {
-	int fd = make(raw, 0), coe;
-
-	if (fd == -1) {
-		puts("timerfd_create(0) failed");
-		return 1;
-	}
-	coe = fcntl(fd, F_GETFD);
-	if (coe == -1) {
-		puts("fcntl failed");
-		return 1;
-	}
-	if (coe & FD_CLOEXEC) {
-		puts("timerfd_create(0) set close-on-exec flag");
-		return 1;
-	}
-	close(fd);
-	fd = make(raw, TFD_CLOEXEC);
-	if (fd == -1) {
-		puts("timerfd_create(TFD_CLOEXEC) failed");
-		return 1;
-	}
-	coe = fcntl(fd, F_GETFD);
-	if (coe == -1) {
-		puts("fcntl failed");
-		return 1;
-	}
-	if ((coe & FD_CLOEXEC) == 0) {
-		puts("timerfd_create(TFD_CLOEXEC) does not set close-on-exec flag");
-		return 1;
-	}
-	close(fd);
-	puts(raw ? "OK (syscall)" : "OK (libc)");
-	return 0;
+	fds[0] = raw ? (int)syscall(SYS_timerfd_create, CLOCK_REALTIME, flags)
+		     : timerfd_create(CLOCK_REALTIME, flags);
+	return fds[0] == -1 ? -1 : 1;
 }
 
 static int seed(void)
 {
-	return seed_via(0) | seed_via(1);
+	return seed_check_both(&raw, &seed_cloexec, "timerfd_create",
+			       "TFD_CLOEXEC", TFD_CLOEXEC, make);
 }
 
 int main(int argc, char **argv)

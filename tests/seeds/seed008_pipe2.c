@@ -11,61 +11,21 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "seedcheck.h"
 #include "testlib.h"
 
-static int make(int raw, int fd[2], int flags)
-{
-	if (raw)
-		return (int)syscall(SYS_pipe2, fd, flags);
-	return pipe2(fd, flags);
-}
+static int raw;
 
-static int seed_via(int raw)
+static int make(int flags, int fds[2])
 {
-	int fd[2], i, coe;
-
-	if (make(raw, fd, 0) != 0) {
-		puts("pipe2(0) failed");
-		return 1;
-	}
-	for (i = 0; i < 2; ++i) {
-		coe = fcntl(fd[i], F_GETFD);
-		if (coe == -1) {
-			puts("fcntl failed");
-			return 1;
-		}
-		if (coe & FD_CLOEXEC) {
-			printf("pipe2(0) set close-on-exit for fd[%d]\n", i);
-			return 1;
-		}
-	}
-	close(fd[0]);
-	close(fd[1]);
-	if (make(raw, fd, O_CLOEXEC) != 0) {
-		puts("pipe2(O_CLOEXEC) failed");
-		return 1;
-	}
-	for (i = 0; i < 2; ++i) {
-		coe = fcntl(fd[i], F_GETFD);
-		if (coe == -1) {
-			puts("fcntl failed");
-			return 1;
-		}
-		if ((coe & FD_CLOEXEC) == 0) {
-			printf("pipe2(O_CLOEXEC) does not set close-on-exit for fd[%d]\n",
-			       i);
-			return 1;
-		}
-	}
-	close(fd[0]);
-	close(fd[1]);
-	puts(raw ? "OK (syscall)" : "OK (libc)");
-	return 0;
+	if ((raw ? syscall(SYS_pipe2, fds, flags) : pipe2(fds, flags)) == -1)
+		return -1;
+	return 2;
 }
 
 static int seed(void)
 {
-	return seed_via(0) | seed_via(1);
+	return seed_check_both(&raw, &seed_cloexec, "pipe2", "O_CLOEXEC", O_CLOEXEC, make);
 }
 
 int main(int argc, char **argv)

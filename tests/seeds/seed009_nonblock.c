@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "seedcheck.h"
 #include "testlib.h"
 
 static pthread_barrier_t b;
@@ -64,73 +65,14 @@ static int listen_any(void)
 
 static int seed(void)
 {
-	int fd, fl, fds[2], i, s, s2;
+	int fl, s, s2;
 	pthread_t th;
 
-	fd = socket(PF_INET, SOCK_STREAM, 0);
-	if (fd == -1) {
-		puts("socket(0) failed");
+	if (seed_check(&seed_nonblock, "socket", "SOCK_NONBLOCK",
+		       SOCK_NONBLOCK, seed_make_socket) ||
+	    seed_check(&seed_nonblock, "socketpair", "SOCK_NONBLOCK",
+		       SOCK_NONBLOCK, seed_make_socketpair))
 		return 1;
-	}
-	fl = fcntl(fd, F_GETFL);
-	if (fl == -1) {
-		puts("fcntl failed");
-		return 1;
-	}
-	if (fl & O_NONBLOCK) {
-		puts("socket(0) set non-blocking mode");
-		return 1;
-	}
-	close(fd);
-	fd = socket(PF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-	if (fd == -1) {
-		puts("socket(SOCK_NONBLOCK) failed");
-		return 1;
-	}
-	fl = fcntl(fd, F_GETFL);
-	if (fl == -1) {
-		puts("fcntl failed");
-		return 1;
-	}
-	if ((fl & O_NONBLOCK) == 0) {
-		puts("socket(SOCK_NONBLOCK) does not set non-blocking mode");
-		return 1;
-	}
-	close(fd);
-	if (socketpair(PF_UNIX, SOCK_STREAM, 0, fds) == -1) {
-		puts("socketpair(0) failed");
-		return 1;
-	}
-	for (i = 0; i < 2; ++i) {
-		fl = fcntl(fds[i], F_GETFL);
-		if (fl == -1) {
-			puts("fcntl failed");
-			return 1;
-		}
-		if (fl & O_NONBLOCK) {
-			printf("socketpair(0) set non-blocking mode for fds[%d]\n",
-			       i);
-			return 1;
-		}
-		close(fds[i]);
-	}
-	if (socketpair(PF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds) == -1) {
-		puts("socketpair(SOCK_NONBLOCK) failed");
-		return 1;
-	}
-	for (i = 0; i < 2; ++i) {
-		fl = fcntl(fds[i], F_GETFL);
-		if (fl == -1) {
-			puts("fcntl failed");
-			return 1;
-		}
-		if ((fl & O_NONBLOCK) == 0) {
-			printf("socketpair(SOCK_NONBLOCK) does not set non-blocking mode for fds[%d]\n",
-			       i);
-			return 1;
-		}
-		close(fds[i]);
-	}
 	pthread_barrier_init(&b, NULL, 2);
 	if (pthread_create(&th, NULL, tf, NULL) != 0) {
 		puts("pthread_create failed");

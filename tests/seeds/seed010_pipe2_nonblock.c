@@ -11,60 +11,21 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "seedcheck.h"
 #include "testlib.h"
 
-static int make(int raw, int fds[2], int flags)
-{
-	if (raw)
-		return (int)syscall(SYS_pipe2, fds, flags);
-	return pipe2(fds, flags);
-}
+static int raw;
 
-static int seed_via(int raw)
+static int make(int flags, int fds[2])
 {
-	int fds[2], i, fl;
-
-	if (make(raw, fds, 0) == -1) {
-		puts("pipe2(0) failed");
-		return 1;
-	}
-	for (i = 0; i < 2; ++i) {
-		fl = fcntl(fds[i], F_GETFL);
-		if (fl == -1) {
-			puts("fcntl failed");
-			return 1;
-		}
-		if (fl & O_NONBLOCK) {
-			printf("pipe2(0) set non-blocking mode for fds[%d]\n",
-			       i);
-			return 1;
-		}
-		close(fds[i]);
-	}
-	if (make(raw, fds, O_NONBLOCK) == -1) {
-		puts("pipe2(O_NONBLOCK) failed");
-		return 1;
-	}
-	for (i = 0; i < 2; ++i) {
-		fl = fcntl(fds[i], F_GETFL);
-		if (fl == -1) {
-			puts("fcntl failed");
-			return 1;
-		}
-		if ((fl & O_NONBLOCK) == 0) {
-			printf("pipe2(O_NONBLOCK) does not set non-blocking mode for fds[%d]\n",
-			       i);
-			return 1;
-		}
-		close(fds[i]);
-	}
-	puts(raw ? "OK (syscall)" : "OK (libc)");
-	return 0;
+	if ((raw ? syscall(SYS_pipe2, fds, flags) : pipe2(fds, flags)) == -1)
+		return -1;
+	return 2;
 }
 
 static int seed(void)
 {
-	return seed_via(0) | seed_via(1);
+	return seed_check_both(&raw, &seed_nonblock, "pipe2", "O_NONBLOCK", O_NONBLOCK, make);
 }
 
 int main(int argc, char **argv)
