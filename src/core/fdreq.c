@@ -113,6 +113,8 @@ enum fdreq_path fdreq_start_open_slow(struct fdreq *rq,
 enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
 			       int wait_fd)
 {
+	/* Also from a path first decided native (stdio.c): no longer fast. */
+	rq->fast = false;
 	if (spec->plain_takes_no_flags && rq->rest) {
 		errno = EINVAL;
 		return FDREQ_FAILED;

@@ -127,6 +127,7 @@ fdreq_try_fast(struct fdreq *rq, const struct fd_spec *spec, int flags,
 	rq->want = 0;
 	rq->force = FDP_CLOEXEC;
 	rq->extra = 0;
+	rq->rest = flags;
 	rq->flags = flags | flags_unmap(spec->family, FDP_CLOEXEC);
 	rq->fast = true;
 	rq->path = FDREQ_NATIVE;
