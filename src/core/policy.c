@@ -511,9 +511,12 @@ static void put_number(char *buf, unsigned n)
 }
 
 /* The file, line by line (each its own source, for the messages). */
+#define STRING_OF(x) STRING_OF_(x)
+#define STRING_OF_(x) #x
+
 static void parse_file(struct policy *p, const char *path, struct diag *errs)
 {
-	char buf[POLICY_TEXT_MAX / 2], source[256];
+	char buf[POLICY_FILE_MAX + 1], source[256];
 	long fd = sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0), n;
 	size_t len = 0, plen = strlen(path);
 	unsigned line = 0;
@@ -532,6 +535,19 @@ static void parse_file(struct policy *p, const char *path, struct diag *errs)
 	       (n = sys_call(SYS_read, fd, buf + len, sizeof(buf) - 1 - len,
 			     0, 0)) > 0)
 		len += n;
+	/*
+	 * A file that does not fit is read up to its last whole line: a line
+	 * cut in two could turn a setting into a bad or a different one.
+	 */
+	if (len == sizeof(buf) - 1 &&
+	    sys_call(SYS_read, fd, &buf[len], 1, 0, 0) > 0) {
+		while (len > 0 && buf[len - 1] != '\n')
+			len--;
+		diag_puts(errs, "libcloexec: ");
+		diag_puts(errs, path);
+		diag_puts(errs, ": only its first " STRING_OF(POLICY_FILE_MAX)
+				" bytes are read\n");
+	}
 	sys_close(fd);
 	buf[len] = '\0';
 	if (plen > sizeof(source) - 16)

@@ -70,6 +70,7 @@ struct policy_list {
 };
 
 #define POLICY_TEXT_MAX 4096
+#define POLICY_FILE_MAX 2048 /* bytes of the policy file read */
 #define POLICY_KEEP_MAX 16
 
 struct policy {

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -273,6 +274,48 @@ START_TEST(load_from_file)
 }
 END_TEST
 
+/*
+ * A file longer than the library reads: the whole lines that fit apply, the
+ * line cut in two does not, and one line on stderr says so.
+ */
+START_TEST(long_file_is_read_to_its_last_whole_line)
+{
+	char path[] = "/tmp/cloexec-policy.XXXXXX", out[512] = "", want[512];
+	char conf[POLICY_FILE_MAX + 64];
+	size_t len = 0;
+	int fd = mkstemp(path), p[2];
+	ssize_t n;
+	uint32_t w;
+
+	/* a setting, comments, and a setting across the end of what is read */
+	len += sprintf(conf, "report=on\n");
+	memset(conf + len, '#', POLICY_FILE_MAX - 10 - len);
+	len = POLICY_FILE_MAX - 10;
+	conf[len - 1] = '\n';
+	len += sprintf(conf + len, "classes=socket\n");
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, conf, len), len);
+	close(fd);
+	unsetenv(POLICY_ENV);
+	setenv(POLICY_FILE_ENV, path, 1);
+	ck_assert_int_eq(pipe(p), 0);
+	dup2(p[1], 2);
+	w = policy_word();
+	close(p[1]);
+	close(2);
+	n = read(p[0], out, sizeof(out) - 1);
+	unlink(path);
+	ck_assert_int_gt(n, 0);
+	out[n] = '\0';
+	ck_assert(w & POLICY_REPORT);
+	ck_assert_uint_eq(w & FD_CLASS_ALL, FD_CLASS_ALL & ~BIT(FD_CLASS_DUP2));
+	snprintf(want, sizeof(want),
+		 "libcloexec: %s: only its first %d bytes are read\n", path,
+		 POLICY_FILE_MAX);
+	ck_assert_str_eq(out, want);
+}
+END_TEST
+
 /* The environment, read once, with one line on stderr per bad token. */
 START_TEST(load_from_environment)
 {
@@ -338,6 +381,7 @@ int main(void)
 	tcase_add_test(tc, glob);
 	tcase_add_test(tc, exempt_programs);
 	tcase_add_test(tc, load_from_file);
+	tcase_add_test(tc, long_file_is_read_to_its_last_whole_line);
 	tcase_add_test(tc, load_from_environment);
 	tcase_add_test(tc, off_forces_nothing);
 	tcase_add_test(tc, test_switch_for_the_lock);
