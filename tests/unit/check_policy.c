@@ -244,18 +244,19 @@ START_TEST(exempt_programs)
 }
 END_TEST
 
-/* Without the variable: the file, line by line, comments skipped. */
-START_TEST(load_from_file)
+/*
+ * The policy word read from a file of LEN bytes of CONF, with no variable
+ * set; its path in PATH (a mkstemp template), its stderr in OUT.
+ */
+static uint32_t word_from_file(const char *conf, size_t len, char *path,
+			       char *out, size_t size)
 {
-	char path[] = "/tmp/cloexec-policy.XXXXXX", out[512] = "";
-	const char conf[] = "# a comment\nclasses=socket  # trailing\n"
-			    "\nbogus\nreport=on\n";
 	int fd = mkstemp(path), p[2];
 	ssize_t n;
 	uint32_t w;
 
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, conf, sizeof(conf) - 1), sizeof(conf) - 1);
+	ck_assert_int_eq(write(fd, conf, len), len);
 	close(fd);
 	unsetenv(POLICY_ENV);
 	setenv(POLICY_FILE_ENV, path, 1);
@@ -264,10 +265,23 @@ START_TEST(load_from_file)
 	w = policy_word();
 	close(p[1]);
 	close(2);
-	n = read(p[0], out, sizeof(out) - 1);
+	n = read(p[0], out, size - 1);
+	close(p[0]);
 	unlink(path);
 	ck_assert_int_gt(n, 0);
 	out[n] = '\0';
+	return w;
+}
+
+/* Without the variable: the file, line by line, comments skipped. */
+START_TEST(load_from_file)
+{
+	char path[] = "/tmp/cloexec-policy.XXXXXX", out[512];
+	const char conf[] = "# a comment\nclasses=socket  # trailing\n"
+			    "\nbogus\nreport=on\n";
+	uint32_t w = word_from_file(conf, sizeof(conf) - 1, path, out,
+				    sizeof(out));
+
 	ck_assert_uint_eq(w & (FD_CLASS_ALL | POLICY_REPORT),
 			  BIT(FD_CLASS_SOCKET) | POLICY_REPORT);
 	ck_assert_ptr_nonnull(strstr(out, ":4: unknown setting 'bogus'"));
@@ -280,33 +294,18 @@ END_TEST
  */
 START_TEST(long_file_is_read_to_its_last_whole_line)
 {
-	char path[] = "/tmp/cloexec-policy.XXXXXX", out[512] = "", want[512];
+	char path[] = "/tmp/cloexec-policy.XXXXXX", out[512], want[512];
 	char conf[POLICY_FILE_MAX + 64];
-	size_t len = 0;
-	int fd = mkstemp(path), p[2];
-	ssize_t n;
+	size_t len;
 	uint32_t w;
 
 	/* a setting, comments, and a setting across the end of what is read */
-	len += sprintf(conf, "report=on\n");
+	len = sprintf(conf, "report=on\n");
 	memset(conf + len, '#', POLICY_FILE_MAX - 10 - len);
 	len = POLICY_FILE_MAX - 10;
 	conf[len - 1] = '\n';
 	len += sprintf(conf + len, "classes=socket\n");
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, conf, len), len);
-	close(fd);
-	unsetenv(POLICY_ENV);
-	setenv(POLICY_FILE_ENV, path, 1);
-	ck_assert_int_eq(pipe(p), 0);
-	dup2(p[1], 2);
-	w = policy_word();
-	close(p[1]);
-	close(2);
-	n = read(p[0], out, sizeof(out) - 1);
-	unlink(path);
-	ck_assert_int_gt(n, 0);
-	out[n] = '\0';
+	w = word_from_file(conf, len, path, out, sizeof(out));
 	ck_assert(w & POLICY_REPORT);
 	ck_assert_uint_eq(w & FD_CLASS_ALL, FD_CLASS_ALL & ~BIT(FD_CLASS_DUP2));
 	snprintf(want, sizeof(want),
