@@ -510,10 +510,10 @@ static void put_number(char *buf, unsigned n)
 	*buf = '\0';
 }
 
-/* The file, line by line (each its own source, for the messages). */
 #define STRING_OF(x) STRING_OF_(x)
 #define STRING_OF_(x) #x
 
+/* The file, line by line (each its own source, for the messages). */
 static void parse_file(struct policy *p, const char *path, struct diag *errs)
 {
 	char buf[POLICY_FILE_MAX + 1], source[256];
