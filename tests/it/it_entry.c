@@ -106,44 +106,34 @@ static long socketcall(int call, long a0, long a1, long a2, long a3, long a4)
 
 static int via_recvmsg(int flags, enum via via, int fds[2])
 {
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} c;
-	char byte;
-	struct iovec iov = { &byte, 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = c.buf,
-			      .msg_controllen = sizeof(c.buf) };
+	struct tl_fd_msg fm;
+	struct msghdr *msg = &fm.msg;
 	int s = tl_sent_fd_socket();
-	long n = via == LIBC ? recvmsg(s, &msg, flags)
-#ifdef SYS_socketcall
-		 : via == SOCKETCALL ? socketcall(17, s, (long)&msg, flags, 0, 0)
-#endif
-				     : syscall(SYS_recvmsg, s, &msg, flags);
+	long n;
 
-	return n == 1 ? received_fd(&msg, fds) : -1;
+	tl_fd_msg_init(&fm);
+	n = via == LIBC ? recvmsg(s, msg, flags)
+#ifdef SYS_socketcall
+	    : via == SOCKETCALL ? socketcall(17, s, (long)msg, flags, 0, 0)
+#endif
+				: syscall(SYS_recvmsg, s, msg, flags);
+	return n == 1 ? received_fd(msg, fds) : -1;
 }
 
 static int via_recvmmsg(int flags, enum via via, int fds[2])
 {
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} c;
-	char byte;
-	struct iovec iov = { &byte, 1 };
-	struct mmsghdr m = { .msg_hdr = { .msg_iov = &iov, .msg_iovlen = 1,
-					  .msg_control = c.buf,
-					  .msg_controllen = sizeof(c.buf) } };
+	struct tl_fd_msg fm;
+	struct mmsghdr m = { 0 };
 	int s = tl_sent_fd_socket();
-	long n = via == LIBC ? recvmmsg(s, &m, 1, flags, NULL)
-#ifdef SYS_socketcall
-		 : via == SOCKETCALL
-			 ? socketcall(19, s, (long)&m, 1, flags, 0)
-#endif
-			 : syscall(SYS_recvmmsg, s, &m, 1, flags, NULL);
+	long n;
 
+	tl_fd_msg_init(&fm);
+	m.msg_hdr = fm.msg;
+	n = via == LIBC ? recvmmsg(s, &m, 1, flags, NULL)
+#ifdef SYS_socketcall
+	    : via == SOCKETCALL ? socketcall(19, s, (long)&m, 1, flags, 0)
+#endif
+				: syscall(SYS_recvmmsg, s, &m, 1, flags, NULL);
 	return n == 1 ? received_fd(&m.msg_hdr, fds) : -1;
 }
 

@@ -56,17 +56,12 @@ static int received_fd(struct msghdr *msg)
 /* _i: 0 recvmsg, 1 recvmmsg */
 START_TEST(received_fds)
 {
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} c;
-	char byte;
-	struct iovec iov = { &byte, 1 };
-	struct mmsghdr m = { .msg_hdr = { .msg_iov = &iov, .msg_iovlen = 1,
-					  .msg_control = c.buf,
-					  .msg_controllen = sizeof(c.buf) } };
+	struct tl_fd_msg fm;
+	struct mmsghdr m = { 0 };
 	int s = tl_sent_fd_socket(), fd;
 
+	tl_fd_msg_init(&fm);
+	m.msg_hdr = fm.msg;
 	if (_i == 0)
 		ck_assert_int_eq(recvmsg(s, &m.msg_hdr, 0), 1);
 	else

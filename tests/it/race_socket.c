@@ -89,24 +89,6 @@ static int phase(double seconds, int until_leak)
 	return leaks ? 1 : 0;
 }
 
-static int run_phase(char **argv, int lock)
-{
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		setenv("RACE_PHASE", "1", 1);
-		if (!lock)
-			setenv(POLICY_TEST_NO_LOCK_ENV, "1", 1);
-		execv("/proc/self/exe", argv);
-		_exit(99);
-	}
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 99;
-}
-
 int main(int argc, char **argv)
 {
 	int locked, unlocked;
@@ -119,8 +101,8 @@ int main(int argc, char **argv)
 	if (!oldkernel_supported())
 		return 77;
 	tl_set_preload(true);
-	locked = run_phase(argv, 1);
-	unlocked = run_phase(argv, 0);
+	locked = tl_run_phase(argv, true);
+	unlocked = tl_run_phase(argv, false);
 	if (locked != 0)
 		puts("FAIL: sockets leaked with the lock on");
 	if (unlocked != 1)

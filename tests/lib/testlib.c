@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/policy.h"
 #include "oldkernel.h"
 #include "testlib.h"
 
@@ -442,22 +443,44 @@ int tl_received_fd(struct msghdr *msg)
 	return fd;
 }
 
+int tl_run_phase(char **argv, bool lock)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		setenv("RACE_PHASE", "1", 1);
+		if (!lock)
+			setenv(POLICY_TEST_NO_LOCK_ENV, "1", 1);
+		execv("/proc/self/exe", argv);
+		_exit(99);
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 99;
+}
+
+void tl_fd_msg_init(struct tl_fd_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->iov.iov_base = &m->byte;
+	m->iov.iov_len = 1;
+	m->msg.msg_iov = &m->iov;
+	m->msg.msg_iovlen = 1;
+	m->msg.msg_control = m->c.buf;
+	m->msg.msg_controllen = sizeof(m->c.buf);
+}
+
 int tl_recv_fd(int s, int flags)
 {
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} c;
-	char byte;
-	struct iovec iov = { &byte, 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = c.buf,
-			      .msg_controllen = sizeof(c.buf) };
+	struct tl_fd_msg m;
 	int fd;
 
-	if (recvmsg(s, &msg, flags) < 0)
+	tl_fd_msg_init(&m);
+	if (recvmsg(s, &m.msg, flags) < 0)
 		return -1;
-	fd = tl_received_fd(&msg);
+	fd = tl_received_fd(&m.msg);
 	ck_assert_int_ge(fd, 0);
 	return fd;
 }

@@ -92,12 +92,29 @@ int tl_sent_fd_socket(void);
 int tl_received_fd(struct msghdr *msg);
 /* recvmsg() of one such message: the fd, or -1 with errno. */
 int tl_recv_fd(int s, int flags);
+/* Room for one such message: msg (or msg copied into an mmsghdr). */
+struct tl_fd_msg {
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} c;
+	char byte;
+	struct iovec iov;
+	struct msghdr msg;
+};
+void tl_fd_msg_init(struct tl_fd_msg *m);
 
 /* libc's own definition of a wrapped name, bypassing any preload. */
 void *tl_libc(const char *name);
 
 /* Close every fd from lowfd up: leftovers of whoever started the test. */
 void tl_close_from(int lowfd);
+
+/*
+ * A race test's phase: this program again, with RACE_PHASE set and, when
+ * lock is false, the library's fork lock switched off; its exit status.
+ */
+int tl_run_phase(char **argv, bool lock);
 
 #define tl_errno_is(call, err)                                                \
 	do {                                                                   \

@@ -101,20 +101,27 @@ START_TEST(each_bad_token_is_named_once_and_the_rest_applies)
 }
 END_TEST
 
+/* size - 1 bytes of bad 7-letter tokens, and the diagnostics they get */
+static int parsed_bad_tokens(char *text, size_t size, struct diag *errs)
+{
+	int bad;
+
+	memset(text, 'x', size - 1);
+	for (size_t i = 7; i < size - 1; i += 8)
+		text[i] = ' ';
+	parsed(text, &bad, errs);
+	ck_assert_uint_le(errs->len, sizeof(errs->buf) - 1);
+	ck_assert_int_eq(errs->buf[errs->len - 1], '\n');
+	return bad;
+}
+
 /* Too long to keep: one line says so, nothing overflows. */
 START_TEST(huge_input_is_refused_not_overflowed)
 {
 	static char text[20000];
 	struct diag errs;
-	int bad;
 
-	memset(text, 'x', sizeof(text) - 1);
-	for (size_t i = 7; i < sizeof(text) - 1; i += 8)
-		text[i] = ' ';
-	parsed(text, &bad, &errs);
-	ck_assert_int_eq(bad, 1);
-	ck_assert_uint_le(errs.len, sizeof(errs.buf) - 1);
-	ck_assert_int_eq(errs.buf[errs.len - 1], '\n');
+	ck_assert_int_eq(parsed_bad_tokens(text, sizeof(text), &errs), 1);
 	errs.buf[errs.len] = '\0';
 	ck_assert_ptr_nonnull(strstr(errs.buf, "too long"));
 }
@@ -125,15 +132,8 @@ START_TEST(many_bad_tokens_are_cut_at_a_line)
 {
 	static char text[3000];
 	struct diag errs;
-	int bad;
 
-	memset(text, 'x', sizeof(text) - 1);
-	for (size_t i = 7; i < sizeof(text) - 1; i += 8)
-		text[i] = ' ';
-	parsed(text, &bad, &errs);
-	ck_assert_int_gt(bad, 300);
-	ck_assert_uint_le(errs.len, sizeof(errs.buf) - 1);
-	ck_assert_int_eq(errs.buf[errs.len - 1], '\n');
+	ck_assert_int_gt(parsed_bad_tokens(text, sizeof(text), &errs), 300);
 }
 END_TEST
 
