@@ -94,13 +94,13 @@ int tl_received_fd(struct msghdr *msg);
 int tl_recv_fd(int s, int flags);
 /* Room for one such message: msg (or msg copied into an mmsghdr). */
 struct tl_fd_msg {
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} c;
 	char byte;
 	struct iovec iov;
 	struct msghdr msg;
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} c; /* last: clang calls CMSG_SPACE() of a constant a variable size */
 };
 void tl_fd_msg_init(struct tl_fd_msg *m);
 
