@@ -58,7 +58,7 @@ static double now(void)
  * One phase, in its own process: fork and exec for up to `seconds`, or
  * until the first leak when looking for one.  Prints the counts.
  */
-static int phase(double seconds, int until_leak)
+static int phase(double seconds, bool until_leak)
 {
 	struct tl_inherited fds[64];
 	pthread_t th[CREATORS];
@@ -91,21 +91,9 @@ static int phase(double seconds, int until_leak)
 
 int main(int argc, char **argv)
 {
-	int locked, unlocked;
-
 	(void)argc;
 	tl_close_from(3);
-	if (getenv("RACE_PHASE"))
-		return phase(getenv(POLICY_TEST_NO_LOCK_ENV) ? 20.0 : 3.0,
-			     getenv(POLICY_TEST_NO_LOCK_ENV) != NULL);
-	if (!oldkernel_supported())
-		return 77;
-	tl_set_preload(true);
-	locked = tl_run_phase(argv, true);
-	unlocked = tl_run_phase(argv, false);
-	if (locked != 0)
-		puts("FAIL: sockets leaked with the lock on");
-	if (unlocked != 1)
-		puts("FAIL: no leak found with the lock off: the test is blind");
-	return locked == 0 && unlocked == 1 ? 0 : 1;
+	return tl_race_main(
+		argv, phase, 3.0, 20.0, "sockets leaked with the lock on",
+		"no leak found with the lock off: the test is blind");
 }

@@ -367,27 +367,13 @@ static int phase(double seconds, bool until_leak)
 
 int main(int argc, char **argv)
 {
-	int locked, unlocked;
-
 	(void)argc;
 	tl_close_from(3);
 	fdreport = getenv("FDREPORT");
 	if (!fdreport)
 		return 99;
-	if (getenv("RACE_PHASE")) {
-		bool off = getenv(POLICY_TEST_NO_LOCK_ENV) != NULL;
-
-		return phase(off ? 30.0 : 4.0, off);
-	}
-	if (!oldkernel_supported())
-		return 77;
-	tl_set_preload(true);
-	locked = tl_run_phase(argv, true);
-	unlocked = tl_run_phase(argv, false);
-	if (locked != 0)
-		puts("FAIL: fds leaked with the lock on");
-	if (unlocked != 1)
-		puts("FAIL: some way of starting a program did not leak with the "
-		     "lock off: the test is blind to it");
-	return locked == 0 && unlocked == 1 ? 0 : 1;
+	return tl_race_main(argv, phase, 4.0, 30.0,
+			    "fds leaked with the lock on",
+			    "some way of starting a program did not leak with "
+			    "the lock off: the test is blind to it");
 }

@@ -402,23 +402,15 @@ void *tl_libc(const char *name)
 
 void tl_send_fd(int s, int fd)
 {
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} c;
-	char byte = 'x';
-	struct iovec iov = { &byte, 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = c.buf,
-			      .msg_controllen = sizeof(c.buf) };
-	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+	struct tl_fd_msg m;
 
-	memset(c.buf, 0, sizeof(c.buf));
-	cmsg->cmsg_level = SOL_SOCKET;
-	cmsg->cmsg_type = SCM_RIGHTS;
-	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
-	ck_assert_int_eq(sendmsg(s, &msg, 0), 1);
+	tl_fd_msg_init(&m);
+	m.byte = 'x';
+	m.c.hdr.cmsg_level = SOL_SOCKET;
+	m.c.hdr.cmsg_type = SCM_RIGHTS;
+	m.c.hdr.cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(&m.c.hdr), &fd, sizeof(int));
+	ck_assert_int_eq(sendmsg(s, &m.msg, 0), 1);
 }
 
 int tl_sent_fd_socket(void)
@@ -443,7 +435,7 @@ int tl_received_fd(struct msghdr *msg)
 	return fd;
 }
 
-int tl_run_phase(char **argv, bool lock)
+static int run_phase(char **argv, bool lock)
 {
 	int status;
 	pid_t pid;
@@ -459,6 +451,29 @@ int tl_run_phase(char **argv, bool lock)
 	}
 	waitpid(pid, &status, 0);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 99;
+}
+
+int tl_race_main(char **argv, int (*phase)(double seconds, bool until_leak),
+		 double on_seconds, double off_seconds, const char *leaked,
+		 const char *blind)
+{
+	int locked, unlocked;
+
+	if (getenv("RACE_PHASE")) {
+		bool off = getenv(POLICY_TEST_NO_LOCK_ENV) != NULL;
+
+		return phase(off ? off_seconds : on_seconds, off);
+	}
+	if (!oldkernel_supported())
+		return 77;
+	tl_set_preload(true);
+	locked = run_phase(argv, true);
+	unlocked = run_phase(argv, false);
+	if (locked != 0)
+		printf("FAIL: %s\n", leaked);
+	if (unlocked != 1)
+		printf("FAIL: %s\n", blind);
+	return locked == 0 && unlocked == 1 ? 0 : 1;
 }
 
 void tl_fd_msg_init(struct tl_fd_msg *m)

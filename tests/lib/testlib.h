@@ -111,10 +111,15 @@ void *tl_libc(const char *name);
 void tl_close_from(int lowfd);
 
 /*
- * A race test's phase: this program again, with RACE_PHASE set and, when
- * lock is false, the library's fork lock switched off; its exit status.
+ * A race test's main.  Each phase runs in this program again (argv), with
+ * RACE_PHASE set and, the second time, the library's fork lock switched
+ * off: phase(on_seconds, false) must find no leak (exit 0), and
+ * phase(off_seconds, true), looking until its first leak, must find one
+ * (exit 1), or the test is blind.  leaked and blind are the FAIL lines.
  */
-int tl_run_phase(char **argv, bool lock);
+int tl_race_main(char **argv, int (*phase)(double seconds, bool until_leak),
+		 double on_seconds, double off_seconds, const char *leaked,
+		 const char *blind);
 
 #define tl_errno_is(call, err)                                                \
 	do {                                                                   \
