@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fdmsg.h"
 #include "oldkernel.h"
 
 extern char **environ;
@@ -156,43 +157,25 @@ static void op_accept(void)
 /* One message with one fd (the spare) per iteration, sent beforehand. */
 static void send_fds(int n)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	char byte = 0;
-	struct iovec iov = { &byte, 1 };
-	struct msghdr mh = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = cbuf,
-		.msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	struct tl_fd_msg m;
 	int i;
 
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &spare_fd, sizeof(int));
+	tl_fd_msg_init(&m);
+	tl_fd_msg_put(&m, spare_fd);
 	for (i = 0; i < n; i++)
-		if (sendmsg(msg_pair[0], &mh, 0) != 1)
+		if (sendmsg(msg_pair[0], &m.msg, 0) != 1)
 			die("fdbench: sendmsg");
 }
 
 static void op_recvmsg(void)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))];
-	char byte;
-	struct iovec iov = { &byte, 1 };
-	struct msghdr mh = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = cbuf,
-		.msg_controllen = sizeof(cbuf),
-	};
+	struct tl_fd_msg m;
 	int fd;
 
-	if (recvmsg(msg_pair[1], &mh, 0) != 1 || !CMSG_FIRSTHDR(&mh))
+	tl_fd_msg_init(&m);
+	if (recvmsg(msg_pair[1], &m.msg, 0) != 1 || !CMSG_FIRSTHDR(&m.msg))
 		die("fdbench: recvmsg");
-	memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&mh)), sizeof(int));
+	memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&m.msg)), sizeof(int));
 	close(made(fd));
 }
 

@@ -3,7 +3,7 @@
 # `make bench`: not part of `make check`; see bench/run.sh.
 EXTRA_PROGRAMS = bench/fdbench bench/startme
 bench_fdbench_SOURCES = bench/fdbench.c \
-	tests/lib/oldkernel.c tests/lib/oldkernel.h
+	tests/lib/oldkernel.c tests/lib/oldkernel.h tests/lib/fdmsg.h
 bench_fdbench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/lib
 bench_fdbench_LDADD = -lpthread
 bench_startme_SOURCES = bench/startme.c

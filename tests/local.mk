@@ -36,7 +36,7 @@ check_LTLIBRARIES += tests/lib/libtest.la
 tests_lib_libtest_la_SOURCES = \
 	tests/lib/oldkernel.c tests/lib/oldkernel.h \
 	tests/lib/seedcheck.c tests/lib/seedcheck.h \
-	tests/lib/testlib.c tests/lib/testlib.h
+	tests/lib/testlib.c tests/lib/testlib.h tests/lib/fdmsg.h
 tests_lib_libtest_la_CPPFLAGS = $(AM_CPPFLAGS) $(CHECK_CFLAGS) \
 	$(KERNEL_TEST_CPPFLAGS)
 

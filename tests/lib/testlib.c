@@ -406,10 +406,7 @@ void tl_send_fd(int s, int fd)
 
 	tl_fd_msg_init(&m);
 	m.byte = 'x';
-	m.c.hdr.cmsg_level = SOL_SOCKET;
-	m.c.hdr.cmsg_type = SCM_RIGHTS;
-	m.c.hdr.cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(&m.c.hdr), &fd, sizeof(int));
+	tl_fd_msg_put(&m, fd);
 	ck_assert_int_eq(sendmsg(s, &m.msg, 0), 1);
 }
 
@@ -474,17 +471,6 @@ int tl_race_main(char **argv, int (*phase)(double seconds, bool until_leak),
 	if (unlocked != 1)
 		printf("FAIL: %s\n", blind);
 	return locked == 0 && unlocked == 1 ? 0 : 1;
-}
-
-void tl_fd_msg_init(struct tl_fd_msg *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->iov.iov_base = &m->byte;
-	m->iov.iov_len = 1;
-	m->msg.msg_iov = &m->iov;
-	m->msg.msg_iovlen = 1;
-	m->msg.msg_control = m->c.buf;
-	m->msg.msg_controllen = sizeof(m->c.buf);
 }
 
 int tl_recv_fd(int s, int flags)

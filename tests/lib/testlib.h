@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <sys/socket.h>
 
+#include "fdmsg.h"
+
 /*
  * Under valgrind (make check-valgrind sets TL_VALGRIND), which has no
  * seccomp and keeps fds of its own below RLIMIT_NOFILE: tests of those
@@ -92,17 +94,6 @@ int tl_sent_fd_socket(void);
 int tl_received_fd(struct msghdr *msg);
 /* recvmsg() of one such message: the fd, or -1 with errno. */
 int tl_recv_fd(int s, int flags);
-/* Room for one such message: msg (or msg copied into an mmsghdr). */
-struct tl_fd_msg {
-	char byte;
-	struct iovec iov;
-	struct msghdr msg;
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} c; /* last: clang calls CMSG_SPACE() of a constant a variable size */
-};
-void tl_fd_msg_init(struct tl_fd_msg *m);
 
 /* libc's own definition of a wrapped name, bypassing any preload. */
 void *tl_libc(const char *name);
