@@ -199,6 +199,13 @@ START_TEST(glob)
 }
 END_TEST
 
+/* Settle p for the program at path, called name: is it exempt? */
+static bool exempt(struct policy *p, const char *path, const char *name)
+{
+	policy_settle(p, path, name);
+	return p->exempt;
+}
+
 /* Names match the program's name or its executable's; paths, the path. */
 START_TEST(exempt_programs)
 {
@@ -207,39 +214,27 @@ START_TEST(exempt_programs)
 	int bad;
 
 	p = parsed("", &bad, &errs);
-	policy_settle(&p, "/usr/bin/bash", "bash");
-	ck_assert(p.exempt);
+	ck_assert(exempt(&p, "/usr/bin/bash", "bash"));
 	ck_assert_uint_eq(policy_word_of(&p) & FD_CLASS_ALL, 0);
-	policy_settle(&p, "/usr/bin/dash", "sh");
-	ck_assert(p.exempt);
-	policy_settle(&p, "/usr/bin/flock", "flock");
-	ck_assert(p.exempt);
-	policy_settle(&p, "/usr/bin/lua5.4", "lua5.4");
-	ck_assert(!p.exempt);
+	ck_assert(exempt(&p, "/usr/bin/dash", "sh"));
+	ck_assert(exempt(&p, "/usr/bin/flock", "flock"));
+	ck_assert(!exempt(&p, "/usr/bin/lua5.4", "lua5.4"));
 	ck_assert_uint_eq(policy_word_of(&p) & FD_CLASS_ALL, FD_CLASS_DEFAULT);
 
 	p = parsed("exempt=-bash", &bad, &errs);
-	policy_settle(&p, "/usr/bin/bash", "bash");
-	ck_assert(!p.exempt);
-	policy_settle(&p, "/usr/bin/dash", "dash");
-	ck_assert(p.exempt);
+	ck_assert(!exempt(&p, "/usr/bin/bash", "bash"));
+	ck_assert(exempt(&p, "/usr/bin/dash", "dash"));
 
 	p = parsed("exempt=lua*,/opt/legacy/*", &bad, &errs);
-	policy_settle(&p, "/usr/bin/lua5.4", "lua5.4");
-	ck_assert(p.exempt);
-	policy_settle(&p, "/opt/legacy/srv", "srv");
-	ck_assert(p.exempt);
-	policy_settle(&p, "/usr/bin/bash", "bash");
-	ck_assert(!p.exempt);
+	ck_assert(exempt(&p, "/usr/bin/lua5.4", "lua5.4"));
+	ck_assert(exempt(&p, "/opt/legacy/srv", "srv"));
+	ck_assert(!exempt(&p, "/usr/bin/bash", "bash"));
 
 	p = parsed("exempt=default,myserver", &bad, &errs);
-	policy_settle(&p, "/usr/bin/bash", "bash");
-	ck_assert(p.exempt);
-	policy_settle(&p, "/x/myserver", "myserver");
-	ck_assert(p.exempt);
+	ck_assert(exempt(&p, "/usr/bin/bash", "bash"));
+	ck_assert(exempt(&p, "/x/myserver", "myserver"));
 	p = parsed("exempt=none", &bad, &errs);
-	policy_settle(&p, "/usr/bin/bash", "bash");
-	ck_assert(!p.exempt);
+	ck_assert(!exempt(&p, "/usr/bin/bash", "bash"));
 	ck_assert_int_eq(bad, 0);
 }
 END_TEST
