@@ -11,7 +11,8 @@ CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run.sh bench/report.awk
 
 bench: bench/fdbench bench/startme src/libcloexec.la tests/lib/libempty.la
-	@top_builddir='$(abs_top_builddir)' \
+	@$(cannot_run_skip); \
+	top_builddir='$(abs_top_builddir)' \
 	  CLOEXEC_LIB='$(abs_top_builddir)/src/.libs/libcloexec.so.0' \
 	  $(SHELL) $(srcdir)/bench/run.sh
 .PHONY: bench

@@ -10,9 +10,8 @@ EXTRA_DIST += examples/libcloexec.conf examples/Dockerfile
 
 # `make demo`: the leak, then its absence.
 demo: src/cloexec src/libcloexec.la examples/leaky
-	@echo '== examples/leaky as it is:'
-	@./examples/leaky
-	@echo
-	@echo '== examples/leaky under cloexec:'
-	@./src/cloexec -- ./examples/leaky
+	@$(cannot_run_skip); \
+	echo '== examples/leaky as it is:' && ./examples/leaky && \
+	echo && echo '== examples/leaky under cloexec:' && \
+	./src/cloexec -- ./examples/leaky
 .PHONY: demo

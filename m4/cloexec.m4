@@ -178,3 +178,22 @@ AC_DEFUN([CLOEXEC_TEST_KERNEL_HEADERS], [
 			[Define to 1 if the tests can include the kernel's seccomp headers.])])
 	AC_SUBST([KERNEL_TEST_CPPFLAGS])
 ])
+
+dnl CLOEXEC_HOST_RUNS: whether this machine executes what $CC makes, found
+dnl by running one.  No for a cross build, and for a -m32 build where the
+dnl kernel refuses 32-bit programs ("Exec format error"), as some do though
+dnl they were built with IA32 emulation.  Then 'make check' and the make
+dnl targets that run the build's programs skip, saying why, instead of
+dnl failing (CI runs the unit tests of such a build under qemu-user).
+AC_DEFUN([CLOEXEC_HOST_RUNS], [
+	AC_CACHE_CHECK([whether this machine runs the programs $CC makes],
+		[cloexec_cv_host_runs], [
+		cloexec_cv_host_runs=no
+		AC_LINK_IFELSE([AC_LANG_PROGRAM([], [])],
+			[AS_IF([./conftest$EXEEXT >&AS_MESSAGE_LOG_FD 2>&1],
+				[cloexec_cv_host_runs=yes])])
+	])
+	AS_IF([test "x$cloexec_cv_host_runs" = xno],
+		[AC_MSG_WARN([this machine cannot run the programs $CC makes: 'make check' will skip its tests])])
+	AM_CONDITIONAL([HOST_RUNS], [test "x$cloexec_cv_host_runs" = xyes])
+])

@@ -61,7 +61,7 @@ void oldkernel_keep_fd_from(int lowfd);
 #define OLDKERNEL_ACCEPT4_ERRNO ENOSYS
 #endif
 
-/* Can this build emulate at all (architecture, headers)? */
+/* Can this build emulate here (architecture, headers, kernel)? */
 int oldkernel_supported(void);
 
 /* Did this process install it? */
