@@ -129,8 +129,9 @@ tests_seeds_seed010_pipe2_nonblock_LDADD = $(IT_LIBS)
 TESTS += $(UNIT_TESTS) $(IT_TESTS)
 endif
 
-check_PROGRAMS += tests/lib/mkfd
+check_PROGRAMS += tests/lib/mkfd tests/lib/holdfds
 tests_lib_mkfd_SOURCES = tests/lib/mkfd.c
+tests_lib_holdfds_SOURCES = tests/lib/holdfds.c
 
 # For programs without a test harness (and any C library, no Check): the
 # std-fd idioms, a stand-in shell, the emulated old kernel as a preload.
@@ -154,7 +155,8 @@ SHELL_TESTS = \
 	tests/cmd/programs.test \
 	tests/cmd/audit.test \
 	tests/cmd/leaks.test \
-	tests/cmd/install.test
+	tests/cmd/install.test \
+	tests/cmd/scan.test
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
 

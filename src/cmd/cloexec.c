@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "scan.h"
 
 #include "core/diag.h"
 #include "core/policy.h"
@@ -55,6 +56,13 @@ static const char usage_text[] =
 	"program\n"
 	"                         handed to the programs it started\n"
 	"  -C, --check            as --audit, and exit 1 if anything leaked\n"
+	"\n"
+	"       cloexec --scan [--json] [--fail-on=LEVEL] [PID]...\n"
+	"List the fds above 2 that running processes (all, or those PIDs)\n"
+	"would hand to the next program they run, with a risk class; change\n"
+	"nothing.  Exit 1 if one is at or above LEVEL (high, medium, low,\n"
+	"never; default high), 0 if none, 125 on error.\n"
+	"\n"
 	"      --list             list the entry points the library covers\n"
 	"  -h, --help             display this help and exit\n"
 	"  -V, --version          output version information and exit\n"
@@ -71,6 +79,9 @@ static const struct option long_options[] = {
 	{ "audit", no_argument, NULL, 'a' },
 	{ "check", no_argument, NULL, 'C' },
 	{ "list", no_argument, NULL, 'l' },
+	{ "scan", no_argument, NULL, 's' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "fail-on", required_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -304,7 +315,8 @@ int main(int argc, char **argv)
 	const char *lib = NULL, *env;
 	enum audit audit = AUDIT_NONE;
 	char *policy = NULL, log[] = "/tmp/cloexec-audit.XXXXXX";
-	int c;
+	bool scan = false, json = false;
+	int c, fail_on = scan_parse_level("high");
 
 	env = getenv(POLICY_ENV);
 	if (env && *env)
@@ -341,6 +353,19 @@ int main(int argc, char **argv)
 		case 'l':
 			list_entries();
 			return 0;
+		case 's':
+			scan = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'f':
+			fail_on = scan_parse_level(optarg);
+			if (fail_on < 0)
+				die("--fail-on takes high, medium, low or never, "
+				    "not",
+				    optarg);
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
@@ -354,6 +379,10 @@ int main(int argc, char **argv)
 			return EXIT_CANCELED;
 		}
 	}
+	if (scan)
+		return scan_run(argv + optind, json, fail_on);
+	if (json || fail_on != scan_parse_level("high"))
+		die("--json and --fail-on go with --scan", NULL);
 	if (optind >= argc) {
 		fputs("cloexec: no PROGRAM given\n"
 		      "Try 'cloexec --help' for more information.\n",

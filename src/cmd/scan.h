@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cloexec --scan: the inheritable fds of running processes (cloexec(1)).
+ */
+#ifndef CLOEXEC_SCAN_H
+#define CLOEXEC_SCAN_H
+
+#include <stdbool.h>
+
+/* "high", "medium", "low" or "never" as a level for scan_run; -1 if none. */
+int scan_parse_level(const char *s);
+
+/*
+ * Scan the processes named in pids (NULL-terminated; none: every process
+ * in /proc), print them, and return 1 if an fd at or above the level
+ * fail_on was found, 0 if not, 125 for a bad pid.
+ */
+int scan_run(char **pids, bool json, int fail_on);
+
+#endif /* CLOEXEC_SCAN_H */
