@@ -12,13 +12,15 @@
 #include "flags.h"
 #include "sys.h"
 
-static inline unsigned fd_get_props(int fd)
+/* Those of the properties in which that fd has: one call for each. */
+static inline unsigned fd_get_props(int fd, unsigned which)
 {
 	unsigned props = 0;
 
-	if (sys_fcntl(fd, F_GETFD, 0) & FD_CLOEXEC)
+	if ((which & FDP_CLOEXEC) && (sys_fcntl(fd, F_GETFD, 0) & FD_CLOEXEC))
 		props |= FDP_CLOEXEC;
-	if (sys_fcntl(fd, F_GETFL, 0) & O_NONBLOCK)
+	if ((which & FDP_NONBLOCK) &&
+	    (sys_fcntl(fd, F_GETFL, 0) & O_NONBLOCK))
 		props |= FDP_NONBLOCK;
 	return props;
 }

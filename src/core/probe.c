@@ -28,7 +28,7 @@ static enum cap_state judge_scratch_fd(long fd, unsigned want)
 
 	if (fd < 0)
 		return CAP_UNKNOWN;
-	state = (fd_get_props(fd) & want) == want ? CAP_NATIVE : CAP_IGNORES;
+	state = fd_get_props(fd, want) == want ? CAP_NATIVE : CAP_IGNORES;
 	sys_close(fd);
 	return state;
 }
