@@ -11,7 +11,7 @@
  *	fdbench [--oldkernel] spawn STARTME
  *	fdbench bigfork MIB
  *	fdbench memory NFDS
- *	fdbench start PROG LIB EMPTYLIB ROUNDS
+ *	fdbench start LIB EMPTYLIB ROUNDS PROG [ARG...]
  *
  * Results are "name value" lines on stdout, for bench/run.sh to collect.
  */
@@ -452,38 +452,49 @@ static int bench_memory(int nfds)
 
 /*
  * Process start: PROG spawned again and again, alternately as it is, with
- * an empty library preloaded, and with LIB preloaded; the median of each.
+ * an empty library preloaded, and with LIB preloaded.  For each, the
+ * median wall time, CPU time (user + system, of PROG and the children it
+ * waited for) and minor faults, from wait4.
  */
-static int bench_start(char *prog, char *lib, char *empty, int rounds)
+static int bench_start(char *lib, char *empty, int rounds, char **argv)
 {
-	static const char *const names[] = { "start_plain", "start_empty",
-					     "start_lib" };
+	static const char *const names[] = { "plain", "empty", "lib" };
+	static const char *const metrics[] = { "start", "startcpu",
+					       "startflt" };
 	char pre_lib[4096], pre_empty[4096];
 	char *envs[3][2] = { { NULL }, { pre_empty }, { pre_lib } };
-	char *argv[] = { prog, NULL };
-	long long *t[3];
-	int r, k, status;
+	long long *v[3][3];
+	int r, k, m, status;
+	struct rusage ru;
 	pid_t pid;
 
 	snprintf(pre_lib, sizeof(pre_lib), "LD_PRELOAD=%s", lib);
 	snprintf(pre_empty, sizeof(pre_empty), "LD_PRELOAD=%s", empty);
 	for (k = 0; k < 3; k++)
-		t[k] = calloc(rounds, sizeof(long long));
+		for (m = 0; m < 3; m++)
+			v[k][m] = calloc(rounds, sizeof(long long));
 	for (r = 0; r < rounds; r++)
 		for (k = 0; k < 3; k++) {
 			long long t0 = now_ns();
 
-			if (posix_spawn(&pid, prog, NULL, NULL, argv,
+			if (posix_spawn(&pid, argv[0], NULL, NULL, argv,
 					envs[k]))
 				die("fdbench: posix_spawn");
-			waitpid(pid, &status, 0);
-			t[k][r] = now_ns() - t0;
+			if (wait4(pid, &status, 0, &ru) < 0)
+				die("fdbench: wait4");
+			v[k][0][r] = now_ns() - t0;
+			v[k][1][r] = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) *
+					     1000000LL +
+				     ru.ru_utime.tv_usec + ru.ru_stime.tv_usec;
+			v[k][2][r] = ru.ru_minflt;
 		}
-	for (k = 0; k < 3; k++) {
-		qsort(t[k], rounds, sizeof(long long), cmp_ll);
-		printf("%s %lld\n", names[k], t[k][rounds / 2]);
-		free(t[k]);
-	}
+	for (k = 0; k < 3; k++)
+		for (m = 0; m < 3; m++) {
+			qsort(v[k][m], rounds, sizeof(long long), cmp_ll);
+			printf("%s %s %lld\n", metrics[m], names[k],
+			       v[k][m][rounds / 2]);
+			free(v[k][m]);
+		}
 	return 0;
 }
 
@@ -493,7 +504,7 @@ static int usage(void)
 	      "ops [OP...]\n"
 	      "       fdbench [--oldkernel] spawn STARTME\n"
 	      "       fdbench bigfork MIB | memory NFDS\n"
-	      "       fdbench start PROG LIB EMPTYLIB ROUNDS\n",
+	      "       fdbench start LIB EMPTYLIB ROUNDS PROG [ARG...]\n",
 	      stderr);
 	return 2;
 }
@@ -526,8 +537,8 @@ int main(int argc, char **argv)
 		return bench_bigfork(atol(argv[i + 1]));
 	if (!strcmp(argv[i], "memory") && argc - i == 2)
 		return bench_memory(atoi(argv[i + 1]));
-	if (!strcmp(argv[i], "start") && argc - i == 5)
-		return bench_start(argv[i + 1], argv[i + 2], argv[i + 3],
-				   atoi(argv[i + 4]));
+	if (!strcmp(argv[i], "start") && argc - i >= 5)
+		return bench_start(argv[i + 1], argv[i + 2], atoi(argv[i + 3]),
+				   argv + i + 4);
 	return usage();
 }

@@ -8,7 +8,7 @@ bench_fdbench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/lib
 bench_fdbench_LDADD = -lpthread
 bench_startme_SOURCES = bench/startme.c
 CLEANFILES += $(EXTRA_PROGRAMS)
-EXTRA_DIST += bench/run.sh bench/report.awk
+EXTRA_DIST += bench/run.sh bench/report.awk bench/pipeline.sh
 
 bench: bench/fdbench bench/startme src/libcloexec.la tests/lib/libempty.la
 	@$(cannot_run_skip); \

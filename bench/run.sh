@@ -22,6 +22,7 @@ set -eu
 b=$top_builddir
 fdbench=$b/bench/fdbench
 startme=$b/bench/startme
+here=$(cd "$(dirname "$0")" && pwd)
 empty=$b/tests/lib/.libs/libempty.so
 rounds=${BENCH_ROUNDS:-10}
 res=$b/bench/results
@@ -45,6 +46,29 @@ bench() {
 	after) env -u LD_PRELOAD "$fdbench" --fcntl-after "$@" ;;
 	after-old) env -u LD_PRELOAD "$fdbench" --fcntl-after --oldkernel "$@" ;;
 	esac
+}
+
+# The programs of the start-up figures, as command lines (no blanks in
+# their words), and the preload of each configuration.
+echo x >"$tmp/input"
+command_of() {
+	case $1 in
+	true) echo /bin/true ;;
+	startme) echo "$startme" ;;
+	sed) echo "/bin/sed s/x/y/ $tmp/input" ;;
+	grep) echo "/bin/grep -c x $tmp/input" ;;
+	pipeline) echo "/bin/sh $here/pipeline.sh" ;;
+	esac
+}
+preload_of() {
+	case $1 in
+	plain) echo ;;
+	empty) echo "$empty" ;;
+	lib) echo "$CLOEXEC_LIB" ;;
+	esac
+}
+preload_opt() {
+	[ "$1" = plain ] || echo "-E LD_PRELOAD=$(preload_of "$1")"
 }
 
 # Each round runs the configurations in a rotated order.
@@ -109,26 +133,42 @@ measure() {
 			done
 		done
 		note "bench: process start (callgrind)"
-		for prog in /bin/true "$startme"; do
-			name=$(basename "$prog")
+		for name in true startme sed grep; do
 			for cfg in plain empty lib; do
-				case $cfg in
-				plain) pre= ;;
-				empty) pre=$empty ;;
-				lib) pre=$CLOEXEC_LIB ;;
-				esac
-				LD_PRELOAD=$pre callgrind "$tmp/cg.start" "$prog"
+				# shellcheck disable=SC2046
+				LD_PRELOAD=$(preload_of $cfg) callgrind \
+					"$tmp/cg.start" $(command_of $name)
 				echo "startir 0 $cfg $name $(ir_total "$tmp/cg.start")" \
 					>>"$raw"
 			done
 		done
 	fi
 
-	note "bench: process start (wall)"
-	for prog in /bin/true "$startme"; do
-		name=$(basename "$prog")
-		bench libc start "$prog" "$CLOEXEC_LIB" "$empty" 300 |
-			sed "s/^start_\([a-z]*\) /start 0 \1 $name /" >>"$raw"
+	# Every process of an image pays the start: /bin/true, a sed and a
+	# grep that read a file, and a shell loop of pipelines, each as it
+	# is, with an empty library preloaded (the loader's own floor for any
+	# preload) and with the library.  Wall, CPU and minor faults are
+	# medians of alternating starts (wait4's rusage); system calls are
+	# counted by strace -f -c.
+	note "bench: process start (wall, CPU, faults, system calls)"
+	for name in true startme sed grep pipeline; do
+		case $name in
+		true | startme) n=300 ;;
+		pipeline) n=15 ;;
+		*) n=100 ;;
+		esac
+		# shellcheck disable=SC2046
+		bench libc start "$CLOEXEC_LIB" "$empty" $n $(command_of $name) |
+			sed "s/^\([a-z]*\) \([a-z]*\) /\1 0 \2 $name /" >>"$raw"
+		command -v strace >/dev/null 2>&1 || continue
+		for cfg in plain empty lib; do
+			# shellcheck disable=SC2046
+			env -u LD_PRELOAD strace -f -c -o "$tmp/sc" \
+				$(preload_opt $cfg) \
+				$(command_of $name) >/dev/null 2>&1
+			echo "startsys 0 $cfg $name $(awk '$NF == "total" { print $4 }' "$tmp/sc")" \
+				>>"$raw"
+		done
 	done
 
 	note "bench: fork and posix_spawn, idle and with 2 creating threads"
