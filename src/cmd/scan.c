@@ -570,7 +570,10 @@ int scan_run(char **pids, bool json, int fail_on)
 		if ((int)p->worst >= fail_on)
 			status = 1;
 	}
-	qsort(sc.procs, sc.nprocs, sizeof(*sc.procs), by_worst_then_pid);
+	/* qsort's array may not be NULL, even for no elements. */
+	if (sc.nprocs)
+		qsort(sc.procs, sc.nprocs, sizeof(*sc.procs),
+		      by_worst_then_pid);
 	for (i = 0; i < sc.nprocs; i++) {
 		for (j = 0; j < sc.procs[i].nfds; j++)
 			if (json)
