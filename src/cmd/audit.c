@@ -63,7 +63,7 @@ static void describe(const char *line, char *what, size_t size)
 	char fd[16] = "?", kind[32] = "", target[512] = "", call[64] = "";
 	char family[16] = "", socktype[16] = "", local[160] = "";
 	char peer[160] = "", symbol[256] = "", object[512] = "";
-	char offset[32] = "";
+	char offset[32] = "", reason[128] = "";
 	size_t n;
 
 	field(line, "fd", fd, sizeof(fd));
@@ -99,6 +99,9 @@ static void describe(const char *line, char *what, size_t size)
 	else
 		snprintf(what + n, size > n ? size - n : 0, ", made by %s()",
 			 call);
+	n = strlen(what);
+	if (field(line, "reason", reason, sizeof(reason)))
+		snprintf(what + n, size > n ? size - n : 0, ": %s", reason);
 }
 
 int audit_summary(const char *log, FILE *out)
