@@ -119,6 +119,12 @@ endif
 check_PROGRAMS += tests/lib/mkfd
 tests_lib_mkfd_SOURCES = tests/lib/mkfd.c
 
+# The inheritance tests' C parent; their setuid program is built by the
+# test itself, linked with the library (setuid ignores LD_PRELOAD).
+check_PROGRAMS += tests/lib/pipefd
+tests_lib_pipefd_SOURCES = tests/lib/pipefd.c
+EXTRA_DIST += tests/lib/suidfd.c
+
 # For programs without a test harness (and any C library, no Check): the
 # std-fd idioms, a stand-in shell, the emulated old kernel as a preload.
 check_PROGRAMS += tests/lib/stdfd tests/lib/minish
@@ -141,6 +147,7 @@ SHELL_TESTS = \
 	tests/cmd/programs.test \
 	tests/cmd/audit.test \
 	tests/cmd/leaks.test \
+	tests/cmd/inherit.test \
 	tests/cmd/install.test
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
