@@ -148,6 +148,7 @@ SHELL_TESTS = \
 	tests/cmd/audit.test \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
+	tests/cmd/servers.test \
 	tests/cmd/install.test
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
