@@ -11,7 +11,7 @@
 #include "policy.h"
 #include "sys.h"
 
-uint8_t fdtable_chunk0[FDT_CHUNK];
+uint8_t fdtable_chunk0[FDT_CHUNK] __attribute__((aligned(4096)));
 _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS] = { fdtable_chunk0 };
 /*
  * An origin as stored, 24 bytes: the call's name is one of the library's
