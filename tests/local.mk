@@ -46,12 +46,15 @@ IT_LIBS = tests/lib/libtest.la $(CHECK_LIBS)
 
 # Unit tests: the core, linked directly (no interposed names).
 UNIT_TESTS = \
+	tests/unit/check_exec \
 	tests/unit/check_flags \
 	tests/unit/check_forklock \
 	tests/unit/check_policy \
 	tests/unit/check_probe \
 	tests/unit/check_real
 check_PROGRAMS += $(UNIT_TESTS)
+tests_unit_check_exec_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_check_exec_LDADD = $(UNIT_LIBS)
 tests_unit_check_flags_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_check_flags_LDADD = $(UNIT_LIBS)
 tests_unit_check_forklock_CPPFLAGS = $(TEST_CPPFLAGS)
