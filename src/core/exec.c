@@ -179,8 +179,8 @@ static bool names_fd(const char *name, size_t len)
 }
 
 /* "N" or "N,M,...": each number chosen; anything else, nothing. */
-static void choose_list(struct exec_kept *k, const char *list,
-			const char *what, size_t what_len)
+static void choose_list(struct exec_kept *k, const char *list, const char *what,
+			size_t what_len)
 {
 	const char *p, *end;
 	int fd;
@@ -237,8 +237,8 @@ static void keep_named_args(char *const argv[], struct exec_kept *k)
 		choose_after(k, arg, "/dev/fd/", false);
 		choose_after(k, arg, "/proc/self/fd/", false);
 		choose_after(k, arg, "fd=", true);
-		if (!strncmp(arg, "fd:", 3) && (fd = parse_fd(arg + 3, &end)) >= 0 &&
-		    !*end)
+		if (!strncmp(arg, "fd:", 3) &&
+		    (fd = parse_fd(arg + 3, &end)) >= 0 && !*end)
 			choose(k, fd, "named as fd:", 12, fd);
 		if (arg[0] != '-')
 			continue;

@@ -112,6 +112,14 @@ static void set_bits(int fd, unsigned bits)
 		chunk[fd & (FDT_CHUNK - 1)] |= bits;
 }
 
+static uint8_t *chunk_if_mapped(int fd)
+{
+	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
+		return NULL;
+	return atomic_load_explicit(&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
+				    memory_order_relaxed);
+}
+
 void fdtable_note_far(int fd, unsigned bits)
 {
 	uint8_t *chunk;
@@ -119,8 +127,7 @@ void fdtable_note_far(int fd, unsigned bits)
 	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return;
 	/* Nothing to forget in a chunk never mapped, nothing to note. */
-	if (!bits && !atomic_load_explicit(&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
-					   memory_order_relaxed))
+	if (!bits && !chunk_if_mapped(fd))
 		return;
 	chunk = chunk_for(fd);
 	if (chunk)
@@ -166,9 +173,8 @@ void fdtable_set_deliberate(int fd)
 	uint8_t *chunk;
 
 	set_bits(fd, FDT_KEEP | FDT_DELIBERATE);
-	if (fd >= 0 && (unsigned)fd < FDT_CHUNK * FDT_CHUNKS &&
-	    (chunk = atomic_load_explicit(&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
-					  memory_order_relaxed)))
+	chunk = chunk_if_mapped(fd);
+	if (chunk)
 		chunk[fd & (FDT_CHUNK - 1)] &= (uint8_t)~FDT_FORCED;
 }
 
