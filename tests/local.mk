@@ -59,12 +59,15 @@ IT_LIBS = tests/lib/libtest.la $(CHECK_LIBS)
 
 # Unit tests: the core, linked directly (no interposed names).
 UNIT_TESTS = \
+	tests/unit/check_exec \
 	tests/unit/check_flags \
 	tests/unit/check_forklock \
 	tests/unit/check_policy \
 	tests/unit/check_probe \
 	tests/unit/check_real
 check_PROGRAMS += $(UNIT_TESTS)
+tests_unit_check_exec_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_check_exec_LDADD = $(UNIT_LIBS)
 tests_unit_check_flags_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_check_flags_LDADD = $(UNIT_LIBS)
 tests_unit_check_forklock_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -133,6 +136,12 @@ check_PROGRAMS += tests/lib/mkfd tests/lib/holdfds
 tests_lib_mkfd_SOURCES = tests/lib/mkfd.c
 tests_lib_holdfds_SOURCES = tests/lib/holdfds.c
 
+# The inheritance tests' C parent; their setuid program is built by the
+# test itself, linked with the library (setuid ignores LD_PRELOAD).
+check_PROGRAMS += tests/lib/pipefd
+tests_lib_pipefd_SOURCES = tests/lib/pipefd.c
+EXTRA_DIST += tests/lib/suidfd.c
+
 # For programs without a test harness (and any C library, no Check): the
 # std-fd idioms, a stand-in shell, the emulated old kernel as a preload.
 check_PROGRAMS += tests/lib/stdfd tests/lib/minish
@@ -155,6 +164,8 @@ SHELL_TESTS = \
 	tests/cmd/programs.test \
 	tests/cmd/audit.test \
 	tests/cmd/leaks.test \
+	tests/cmd/inherit.test \
+	tests/cmd/servers.test \
 	tests/cmd/install.test \
 	tests/cmd/scan.test
 TESTS += $(SHELL_TESTS)

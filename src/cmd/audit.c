@@ -55,6 +55,7 @@ struct group {
 	char *who;  /* "PROGRAM started EXEC (ARGV0)" */
 	char *what; /* the fd, described */
 	bool deliberate;
+	bool harmless; /* /dev/null: anyone may open it, it holds nothing */
 	int count;
 };
 
@@ -63,7 +64,7 @@ static void describe(const char *line, char *what, size_t size)
 	char fd[16] = "?", kind[32] = "", target[512] = "", call[64] = "";
 	char family[16] = "", socktype[16] = "", local[160] = "";
 	char peer[160] = "", symbol[256] = "", object[512] = "";
-	char offset[32] = "";
+	char offset[32] = "", reason[128] = "";
 	size_t n;
 
 	field(line, "fd", fd, sizeof(fd));
@@ -99,15 +100,18 @@ static void describe(const char *line, char *what, size_t size)
 	else
 		snprintf(what + n, size > n ? size - n : 0, ", made by %s()",
 			 call);
+	n = strlen(what);
+	if (field(line, "reason", reason, sizeof(reason)))
+		snprintf(what + n, size > n ? size - n : 0, ": %s", reason);
 }
 
 int audit_summary(const char *log, FILE *out)
 {
 	char line[4096], who[1536], what[1536], program[512], exec[512];
-	char argv0[256], deliberate[8];
+	char argv0[256], deliberate[8], target[512];
 	struct group *groups = NULL;
 	size_t ngroups = 0, i, j;
-	int leaks = 0, kept = 0;
+	int leaks = 0, kept = 0, harmless = 0;
 	FILE *in = fopen(log, "re");
 
 	if (!in) {
@@ -141,23 +145,32 @@ int audit_summary(const char *log, FILE *out)
 			g->who = strdup(who);
 			g->what = strdup(what);
 			g->deliberate = !strcmp(deliberate, "true");
+			g->harmless = !g->deliberate &&
+				      field(line, "target", target,
+					    sizeof(target)) &&
+				      !strcmp(target, "/dev/null");
 			g->count = 0;
 		}
 		g->count++;
 		if (g->deliberate)
 			kept++;
+		else if (g->harmless)
+			harmless++;
 		else
 			leaks++;
 	}
 	fclose(in);
-	if (!leaks && !kept) {
+	if (!leaks && !kept && !harmless) {
 		fprintf(out, "cloexec: audit: no fd was inherited by any program "
 			     "started\n");
 		return 0;
 	}
 	fprintf(out, "cloexec: audit: %d inherited fd%s leaked, %d passed on "
-		     "purpose\n",
+		     "purpose",
 		leaks, leaks == 1 ? "" : "s", kept);
+	if (harmless)
+		fprintf(out, ", %d harmless (/dev/null)", harmless);
+	fputc('\n', out);
 	for (i = 0; i < ngroups; i++) {
 		if (!groups[i].who)
 			continue;
@@ -167,7 +180,9 @@ int audit_summary(const char *log, FILE *out)
 						     groups[i].who))
 				continue;
 			fprintf(out, "    %dx %s %s\n", groups[j].count,
-				groups[j].deliberate ? "on purpose" : "LEAKED ",
+				groups[j].deliberate ? "on purpose"
+				: groups[j].harmless ? "harmless  "
+						     : "LEAKED    ",
 				groups[j].what);
 			if (j != i) {
 				free(groups[j].who);

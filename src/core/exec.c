@@ -2,10 +2,12 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 
 #include "exec.h"
 #include "fdtable.h"
+#include "forklock.h"
 #include "policy.h"
 #include "report.h"
 #include "sys.h"
@@ -21,24 +23,91 @@ static const char *env_value(char *const envp[], const char *name)
 	return NULL;
 }
 
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
 static int parse_fd(const char *s, const char **end)
 {
 	long n = 0;
 
-	if (*s < '0' || *s > '9')
+	if (!is_digit(*s))
 		return -1;
-	while (*s >= '0' && *s <= '9' && n < 1000000000)
+	while (is_digit(*s) && n < 1000000000)
 		n = n * 10 + (*s++ - '0');
 	*end = s;
 	return (int)n;
 }
 
-static void keep(int fd, bool vfork_child)
+/* A reason, built without stdio: "named as " "--status-fd" " 16". */
+struct why {
+	char buf[EXEC_WHY_MAX];
+	size_t len;
+};
+
+static void why_put(struct why *w, const char *s, size_t n)
 {
-	if (fd < 3 || sys_fcntl(fd, F_SETFD, 0) < 0)
+	for (; n && *s && w->len < sizeof(w->buf) - 1; n--)
+		w->buf[w->len++] = *s++;
+	w->buf[w->len] = '\0';
+}
+
+static void why_num(struct why *w, int n)
+{
+	char tmp[12];
+	int i = 0;
+
+	do
+		tmp[i++] = (char)('0' + n % 10);
+	while (n /= 10);
+	while (i && w->len < sizeof(w->buf) - 1)
+		w->buf[w->len++] = tmp[--i];
+	w->buf[w->len] = '\0';
+}
+
+const char *exec_kept_why(const struct exec_kept *k, int fd)
+{
+	unsigned i;
+
+	for (i = 0; k && i < k->n; i++)
+		if (k->fd[i].fd == fd)
+			return k->fd[i].why;
+	if (k && k->own_image &&
+	    (fdtable_get(fd) & (FDT_HERE | FDT_DELIBERATE)) == FDT_HERE)
+		return "made by this process, handed to its next image";
+	return NULL;
+}
+
+/*
+ * fd is named to the new program (the reason: what, then the number if
+ * number_shown is one).  It is passed on if it is inheritable
+ * already, or if its flag is one the library forced; a flag the program
+ * set itself stays.  The first reason found is the one kept.
+ */
+static void choose(struct exec_kept *k, int fd, const char *what,
+		   size_t what_len, int number_shown)
+{
+	struct why w = { .len = 0 };
+	long flags;
+	unsigned i;
+
+	if (fd < 3 || k->n == EXEC_KEPT_MAX)
 		return;
-	if (!vfork_child)
-		fdtable_set_deliberate(fd);
+	for (i = 0; i < k->n; i++)
+		if (k->fd[i].fd == fd)
+			return;
+	flags = sys_fcntl(fd, F_GETFD, 0);
+	if (flags < 0 ||
+	    ((flags & FD_CLOEXEC) && !(fdtable_get(fd) & FDT_FORCED)))
+		return;
+	why_put(&w, what, what_len);
+	if (number_shown >= 0)
+		why_num(&w, number_shown);
+	k->fd[k->n].fd = fd;
+	k->fd[k->n].cleared = false;
+	memcpy(k->fd[k->n].why, w.buf, w.len + 1);
+	k->n++;
 }
 
 /*
@@ -47,7 +116,7 @@ static void keep(int fd, bool vfork_child)
  * and set it before exec.  A stale pair inherited by some other process
  * names another pid and is left alone.
  */
-static void keep_listen_fds(char *const envp[], bool vfork_child)
+static void keep_listen_fds(char *const envp[], struct exec_kept *k)
 {
 	const char *fds = env_value(envp, "LISTEN_FDS");
 	const char *pid = env_value(envp, "LISTEN_PID");
@@ -59,8 +128,8 @@ static void keep_listen_fds(char *const envp[], bool vfork_child)
 		return;
 	if (parse_fd(pid, &end) != self || *end)
 		return;
-	for (i = 0; i < n && i < 4096; i++)
-		keep(3 + i, vfork_child);
+	for (i = 0; i < n && i < EXEC_KEPT_MAX; i++)
+		choose(k, 3 + i, "socket activation (LISTEN_FDS)", 31, -1);
 }
 
 static bool is_pipe(int fd)
@@ -77,7 +146,7 @@ static bool is_pipe(int fd)
  * process was given, which it then passes on.  (make itself clears the
  * flag on its own jobserver pipe before a recursive recipe.)
  */
-static void keep_jobserver(char *const envp[], bool vfork_child)
+static void keep_jobserver(char *const envp[], struct exec_kept *k)
 {
 	static const char *const options[] = { "--jobserver-auth=",
 					       "--jobserver-fds=" };
@@ -96,40 +165,250 @@ static void keep_jobserver(char *const envp[], bool vfork_child)
 	if (r < 3 || w < 3 || !is_pipe(r) || !is_pipe(w) ||
 	    !(fdtable_get(r) & fdtable_get(w) & FDT_INHERITED))
 		return;
-	keep(r, vfork_child);
-	keep(w, vfork_child);
+	choose(k, r, "make's jobserver (MAKEFLAGS)", 28, -1);
+	choose(k, w, "make's jobserver (MAKEFLAGS)", 28, -1);
 }
 
-/* An fd named in the arguments is one the program is meant to open. */
-static void keep_named_fds(char *const argv[], bool vfork_child)
+/* "fd" or "fds" ends the option's name, in either case. */
+static bool names_fd(const char *name, size_t len)
 {
-	static const char *const prefixes[] = { "/dev/fd/",
-						"/proc/self/fd/" };
-	const char *end;
-	int i, fd;
+	if (len >= 3 && (name[len - 1] | 0x20) == 's')
+		len--;
+	return len >= 2 && (name[len - 2] | 0x20) == 'f' &&
+	       (name[len - 1] | 0x20) == 'd';
+}
 
-	for (; argv && *argv; argv++)
-		for (i = 0; i < 2; i++)
-			if (!strncmp(*argv, prefixes[i], strlen(prefixes[i]))) {
-				fd = parse_fd(*argv + strlen(prefixes[i]),
-					      &end);
-				if (fd >= 0 && !*end)
-					keep(fd, vfork_child);
+/* "N" or "N,M,...": each number chosen; anything else, nothing. */
+static void choose_list(struct exec_kept *k, const char *list, const char *what,
+			size_t what_len)
+{
+	const char *p, *end;
+	int fd;
+
+	/* All of it numbers, or it is not a list of fds. */
+	for (p = list; parse_fd(p, &end) >= 0 && *end == ','; p = end + 1)
+		;
+	if (parse_fd(p, &end) < 0 || *end)
+		return;
+	for (p = list;; p = end + 1) {
+		fd = parse_fd(p, &end);
+		choose(k, fd, what, what_len, fd);
+		if (!*end)
+			return;
+	}
+}
+
+/* In arg, each PREFIXN that ends there or at a character not a digit. */
+static void choose_after(struct exec_kept *k, const char *arg,
+			 const char *prefix, bool at_start_or_comma)
+{
+	size_t len = strlen(prefix);
+	const char *p = arg, *end;
+	int fd;
+
+	while ((p = strstr(p, prefix))) {
+		if (!at_start_or_comma || p == arg || p[-1] == ',') {
+			fd = parse_fd(p + len, &end);
+			if (fd >= 0) {
+				char what[EXEC_WHY_MAX] = "named as ";
+
+				memcpy(what + 9, prefix, len);
+				choose(k, fd, what, 9 + len, fd);
 			}
+		}
+		p += len;
+	}
+}
+
+/*
+ * Numbers the arguments name as fds: /dev/fd/N and /proc/self/fd/N
+ * anywhere in an argument, --name-fd N, --name-fd=N and -namefd N (the
+ * name ends in "fd" or "fds", the value is N or N,M,...), gpg's -&N,
+ * openssl's fd:N, qemu's fd=N in a comma-separated list.
+ */
+static void keep_named_args(char *const argv[], struct exec_kept *k)
+{
+	const char *arg, *name, *eq, *end;
+	size_t len;
+	int fd;
+
+	for (; argv && *argv; argv++) {
+		arg = *argv;
+		choose_after(k, arg, "/dev/fd/", false);
+		choose_after(k, arg, "/proc/self/fd/", false);
+		choose_after(k, arg, "fd=", true);
+		if (!strncmp(arg, "fd:", 3) &&
+		    (fd = parse_fd(arg + 3, &end)) >= 0 && !*end)
+			choose(k, fd, "named as fd:", 12, fd);
+		if (arg[0] != '-')
+			continue;
+		if (arg[1] == '&' && (fd = parse_fd(arg + 2, &end)) >= 0 &&
+		    !*end) {
+			choose(k, fd, "named as -&", 11, fd);
+			continue;
+		}
+		for (name = arg; *name == '-'; name++)
+			;
+		eq = strchr(name, '=');
+		len = eq ? (size_t)(eq - name) : strlen(name);
+		if (!names_fd(name, len))
+			continue;
+		len += (size_t)(name - arg);
+		if (len > 30)
+			len = 30;
+		{
+			char what[EXEC_WHY_MAX] = "named as ";
+
+			memcpy(what + 9, arg, len);
+			what[9 + len] = eq ? '=' : ' ';
+			if (eq)
+				choose_list(k, eq + 1, what, 10 + len);
+			else if (argv[1])
+				choose_list(k, argv[1], what, 10 + len);
+		}
+	}
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * Numbers the environment names as fds.  A variable named for them (its
+ * name has "FD" in it: UWSGI_EMPEROR_FD, EINHORN_FDS, GUNICORN_FD) and the
+ * socket handovers: NGINX="5;6;", FPM_SOCKETS="addr=5,addr=6",
+ * SERVER_STARTER_PORT="addr=5;addr=6", WAYLAND_SOCKET=5; in each item
+ * (between , ; | : and blanks) the number after the last '=', or the
+ * item if it is a number.  HAPROXY_* name many numbers (pids): only its
+ * fd=N items count.  LISTEN_* has its own rule, with the pid.
+ */
+static void keep_named_env(char *const envp[], struct exec_kept *k)
+{
+	static const char *const handovers[] = {
+		"NGINX=", "FPM_SOCKETS=", "SERVER_STARTER_PORT=",
+		"WAYLAND_SOCKET=",
+	};
+	const char *e, *eq, *p, *item, *end;
+	bool haproxy, named;
+	size_t i;
+	int fd;
+
+	for (; envp && *envp; envp++) {
+		e = *envp;
+		eq = strchr(e, '=');
+		if (!eq || starts(e, "LISTEN_"))
+			continue;
+		haproxy = starts(e, "HAPROXY_");
+		named = haproxy;
+		for (i = 0; i < sizeof(handovers) / sizeof(*handovers); i++)
+			named |= starts(e, handovers[i]);
+		for (p = e; !named && p + 1 < eq; p++)
+			named = p[0] == 'F' && p[1] == 'D';
+		if (!named)
+			continue;
+		for (p = eq + 1; *p;) {
+			item = p;
+			while (*p && !strchr(",;|: \t\n", *p))
+				p++;
+			end = p;
+			if (*p)
+				p++;
+			if (haproxy) {
+				if (!starts(item, "fd="))
+					continue;
+				item += 3;
+			} else {
+				const char *q;
+
+				for (q = item; q < end; q++)
+					if (*q == '=')
+						item = q + 1;
+			}
+			fd = parse_fd(item, &item);
+			if (fd >= 0 && item == end) {
+				struct why w = { .len = 0 };
+
+				why_put(&w, "named in ", 9);
+				why_put(&w, e, (size_t)(eq - e));
+				choose(k, fd, w.buf, w.len, -1);
+			}
+		}
+	}
+}
+
+/* Rule 4, for each fd this process made and the library flagged. */
+static void hand_on(int fd, void *ctx)
+{
+	long flags = sys_fcntl(fd, F_GETFD, 0);
+
+	(void)ctx;
+	if (flags >= 0 && (flags & FD_CLOEXEC))
+		sys_fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
+}
+
+static void take_back(int fd, void *ctx)
+{
+	long flags = sys_fcntl(fd, F_GETFD, 0);
+
+	(void)ctx;
+	if (flags >= 0 && !(flags & FD_CLOEXEC))
+		sys_fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+}
+
+/*
+ * Rule 4 is for a process that execs without having forked first: the
+ * one this image was started in.  A child of it (fork, vfork, clone) has
+ * another pid; so, however it was made, what it holds was handed to it
+ * (a fork child's copy of the table has no FDT_HERE marks either).  Not
+ * in a setuid process: what it execs may be its caller's choice, and
+ * what it opened is not the caller's to have.
+ */
+static bool owns_marks(enum exec_as as, bool secure)
+{
+	return as == EXEC_AS_SELF && !secure && forklock_in_image_process();
 }
 
 void exec_prepare(char *const argv[], char *const envp[], const char *path,
-		  bool vfork_child)
+		  enum exec_as as, struct exec_kept *k)
 {
 	uint32_t word = policy_word();
+	unsigned i;
 
+	k->n = 0;
+	k->secure = getauxval(AT_SECURE) != 0;
+	k->own_image = owns_marks(as, k->secure);
+	if (!k->secure) {
+		keep_listen_fds(envp, k);
+		keep_jobserver(envp, k);
+		keep_named_args(argv, k);
+		keep_named_env(envp, k);
+	}
 	if (word & POLICY_SWEEP)
 		fdtable_sweep(word & POLICY_KEEPS);
-	keep_listen_fds(envp, vfork_child);
-	keep_jobserver(envp, vfork_child);
-	keep_named_fds(argv, vfork_child);
+	for (i = 0; i < k->n; i++) {
+		long flags = sys_fcntl(k->fd[i].fd, F_GETFD, 0);
+
+		if (flags >= 0 && (flags & FD_CLOEXEC)) {
+			sys_fcntl(k->fd[i].fd, F_SETFD, flags & ~FD_CLOEXEC);
+			k->fd[i].cleared = true;
+		}
+	}
+	if (k->own_image)
+		fdtable_for_each_marked(FDT_FORCED | FDT_HERE, hand_on, NULL);
 	if (word & POLICY_REPORT)
-		report_inherited(path, argv);
+		report_inherited(path, argv, k);
+}
+
+void exec_undo(const struct exec_kept *k)
+{
+	unsigned i;
+
+	if (k->own_image)
+		fdtable_for_each_marked(FDT_FORCED | FDT_HERE, take_back, NULL);
+	for (i = 0; i < k->n; i++)
+		if (k->fd[i].cleared)
+			take_back(k->fd[i].fd, NULL);
 }
 
 size_t exec_env_slots(char *const envp[])

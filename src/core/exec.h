@@ -1,17 +1,36 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * What happens right before a program is started, by every wrapper that
- * starts one (the exec family, posix_spawn, system, popen), in this order:
+ * starts one (the exec family, posix_spawn, system, popen), in this order
+ * (doc/inheritance.md has the why of each rule):
  *
- * 1. the sweep (sweep=on): every fd at 3 and above that nothing keeps is
+ * 1. the fds the new program is told about are chosen, each only if it is
+ *    inheritable already or its close-on-exec flag is the library's (one
+ *    the program set itself is never cleared):
+ *    - LISTEN_FDS (with LISTEN_PID naming this process), make's
+ *      jobserver (--jobserver-auth=R,W or --jobserver-fds=R,W in
+ *      MAKEFLAGS, when they are pipes this process inherited);
+ *    - numbers named in the arguments: /dev/fd/N, /proc/self/fd/N, an
+ *      option whose name ends in "fd" or "fds" and its value (--status-fd
+ *      16, --status-fd=16, -displayfd 3), gpg's -&N, openssl's fd:N,
+ *      qemu's fd=N;
+ *    - numbers named in the environment: a variable whose name has "FD"
+ *      in it, and the socket handovers NGINX, FPM_SOCKETS,
+ *      SERVER_STARTER_PORT, WAYLAND_SOCKET and HAPROXY_* (fd=N);
+ * 2. the sweep (sweep=on): every fd at 3 and above that nothing keeps is
  *    marked close-on-exec;
- * 2. the fds the new program is told about by a documented protocol are
- *    made inheritable, whatever was forced on them: LISTEN_FDS (with
- *    LISTEN_PID naming this process), make's jobserver (--jobserver-auth=
- *    R,W or --jobserver-fds=R,W in MAKEFLAGS, when they are pipes this
- *    process inherited), and fds named in the arguments as /dev/fd/N or
- *    /proc/self/fd/N;
- * 3. the audit lines (report=on, mode=audit) for what it will inherit.
+ * 3. the chosen fds are made inheritable;
+ * 4. an exec without fork (not in a vfork or clone child) hands on what
+ *    this very process made and the library flagged: its own next image;
+ * 5. the audit lines (report=on, mode=audit) for what it will inherit,
+ *    with the reason each is passed on, when a rule knows it.
+ *
+ * In a secure-execution (setuid) process none of 1 and 4 apply: the
+ * environment and the arguments are the caller's, and so is the choice
+ * to exec.
+ *
+ * If the exec fails, or once a spawn has started its child, exec_undo()
+ * gives back the flags that 3 and 4 cleared.
  *
  * And with scope=process, the environment it gets has neither this library
  * in LD_PRELOAD nor the policy variables.
@@ -25,8 +44,36 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+enum exec_as {
+	EXEC_AS_SELF,	     /* this process becomes the new program */
+	EXEC_AS_VFORK_CHILD, /* a child that shares this memory execs */
+	EXEC_AS_SPAWNER,     /* a child of this process will (posix_spawn) */
+};
+
+#define EXEC_KEPT_MAX 48
+#define EXEC_WHY_MAX 48
+
+/* What the rules keep, on the stack of the wrapper: no memory written. */
+struct exec_kept {
+	unsigned n;
+	bool own_image; /* rule 4 applies */
+	bool secure;
+	struct {
+		int fd;
+		bool cleared; /* its flag was the library's, and is off now */
+		char why[EXEC_WHY_MAX];
+	} fd[EXEC_KEPT_MAX];
+};
+
 void exec_prepare(char *const argv[], char *const envp[], const char *path,
-		  bool vfork_child) __attribute__((visibility("hidden")));
+		  enum exec_as as, struct exec_kept *k)
+	__attribute__((visibility("hidden")));
+void exec_undo(const struct exec_kept *k)
+	__attribute__((visibility("hidden")));
+
+/* Why a rule passes fd on, or NULL (for the audit lines). */
+const char *exec_kept_why(const struct exec_kept *k, int fd)
+	__attribute__((visibility("hidden")));
 
 /* How many pointers exec_env() may need for envp: entries and NULL. */
 size_t exec_env_slots(char *const envp[]) __attribute__((visibility("hidden")));

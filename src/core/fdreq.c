@@ -85,6 +85,8 @@ enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
 	rq->flags = rq->rest;
 	rq->fast = false;
 	props = rq->want | rq->force;
+	rq->mark = rq->force & ~rq->want & FDP_CLOEXEC ? FDT_FORCED | FDT_HERE
+						       : 0;
 	if (!props && !spec->flagged_call)
 		return rq->path = FDREQ_PLAIN;
 	if (cap_native(spec->cap)) {
@@ -224,13 +226,20 @@ void fdreq_mark(struct fdreq *rq, int fd)
 
 	if (unforce)
 		props &= ~forced_only;
+	/*
+	 * Whatever was known of the number is forgotten: it is a new fd.
+	 * One left inheritable is noted as made here too, for the audit of
+	 * a process that hands it to its own next image (exec.c).
+	 */
 	if (fd > 2) {
 		if (props & FDP_CLOEXEC)
-			fdtable_clear_keep(fd);
+			fdtable_note_new(fd, forced_only & FDP_CLOEXEC
+						     ? FDT_FORCED | FDT_HERE
+						     : 0);
 		else if (rq->onto)
-			fdtable_set_deliberate(fd);
+			fdtable_note_new(fd, FDT_KEEP | FDT_DELIBERATE);
 		else
-			fdtable_set_keep(fd);
+			fdtable_note_new(fd, FDT_KEEP | FDT_HERE);
 	}
 	if (rq->extra & POLICY_REPORT)
 		fdtable_note_origin(fd, rq->call, rq->caller);

@@ -68,6 +68,7 @@ struct fdreq {
 	bool in_flight; /* fallback outside the lock: see fdreq_begin_open */
 	bool onto;	/* the program chose the number (dup2, dup3) */
 	bool fast;	/* native, close-on-exec, nothing else to do above 2 */
+	uint8_t mark;	/* on the fast path: the fd's bits (fdtable_note_new) */
 	const char *call; /* for the audit: which call ... */
 	void *caller;	  /* ... called from where */
 };
@@ -130,6 +131,7 @@ fdreq_try_fast(struct fdreq *rq, const struct fd_spec *spec, int flags,
 	rq->rest = flags;
 	rq->flags = flags | flags_unmap(spec->family, FDP_CLOEXEC);
 	rq->fast = true;
+	rq->mark = FDT_FORCED | FDT_HERE;
 	rq->path = FDREQ_NATIVE;
 	return true;
 }
@@ -215,7 +217,7 @@ static inline int fdreq_flags(const struct fdreq *rq)
 
 /*
  * The fast path: natively, a close-on-exec fd above 2, where all there is
- * left to do is to forget an old "keep" for its number.
+ * left to do is to note whose flag it is (fdtable_note_new).
  */
 static inline bool fdreq_done_natively(const struct fdreq *rq, int fd)
 {
@@ -225,7 +227,7 @@ static inline bool fdreq_done_natively(const struct fdreq *rq, int fd)
 static inline int fdreq_end(struct fdreq *rq, int fd)
 {
 	if (__builtin_expect(fdreq_done_natively(rq, fd), 1)) {
-		fdtable_clear_keep(fd);
+		fdtable_note_new(fd, rq->mark);
 		return fd;
 	}
 	return fdreq_finish(rq, fd);
@@ -237,8 +239,8 @@ static inline int fdreq_end_pair(struct fdreq *rq, int ret, int fds[2])
 	if (__builtin_expect(ret == 0 && fdreq_done_natively(rq, fds[0]) &&
 				     fdreq_done_natively(rq, fds[1]),
 			     1)) {
-		fdtable_clear_keep(fds[0]);
-		fdtable_clear_keep(fds[1]);
+		fdtable_note_new(fds[0], rq->mark);
+		fdtable_note_new(fds[1], rq->mark);
 		return ret;
 	}
 	return fdreq_finish_pair(rq, ret, fds);

@@ -11,8 +11,8 @@
 #include "policy.h"
 #include "sys.h"
 
-_Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS];
-atomic_bool fdtable_kept_any;
+uint8_t fdtable_chunk0[FDT_CHUNK] __attribute__((aligned(4096)));
+_Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS] = { fdtable_chunk0 };
 /*
  * An origin as stored, 24 bytes: the call's name is one of the library's
  * own strings, kept as its distance from a string of the library, and the
@@ -107,12 +107,59 @@ static void set_bits(int fd, unsigned bits)
 
 	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return;
-	if (bits & FDT_KEEP)
-		atomic_store_explicit(&fdtable_kept_any, true,
-				      memory_order_relaxed);
 	chunk = chunk_for(fd);
 	if (chunk)
 		chunk[fd & (FDT_CHUNK - 1)] |= bits;
+}
+
+static uint8_t *chunk_if_mapped(int fd)
+{
+	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
+		return NULL;
+	return atomic_load_explicit(&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
+				    memory_order_relaxed);
+}
+
+void fdtable_note_far(int fd, unsigned bits)
+{
+	uint8_t *chunk;
+
+	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
+		return;
+	/* Nothing to forget in a chunk never mapped, nothing to note. */
+	if (!bits && !chunk_if_mapped(fd))
+		return;
+	chunk = chunk_for(fd);
+	if (chunk)
+		chunk[fd & (FDT_CHUNK - 1)] = (uint8_t)bits;
+}
+
+void fdtable_forget_here(void)
+{
+	unsigned i, j;
+
+	for (i = 0; i < FDT_CHUNKS; i++) {
+		uint8_t *chunk = atomic_load_explicit(&fdtable_chunks[i],
+						      memory_order_relaxed);
+
+		for (j = 0; chunk && j < FDT_CHUNK; j++)
+			chunk[j] &= (uint8_t)~FDT_HERE;
+	}
+}
+
+void fdtable_for_each_marked(unsigned bits, void (*fn)(int fd, void *ctx),
+			     void *ctx)
+{
+	unsigned i, j;
+
+	for (i = 0; i < FDT_CHUNKS; i++) {
+		uint8_t *chunk = atomic_load_explicit(&fdtable_chunks[i],
+						      memory_order_acquire);
+
+		for (j = 0; chunk && j < FDT_CHUNK; j++)
+			if ((chunk[j] & bits) == bits)
+				fn((int)(i * FDT_CHUNK + j), ctx);
+	}
 }
 
 void fdtable_set_keep(int fd)
@@ -120,9 +167,15 @@ void fdtable_set_keep(int fd)
 	set_bits(fd, FDT_KEEP);
 }
 
+/* The program's own choice: whatever flag the library forced is gone. */
 void fdtable_set_deliberate(int fd)
 {
+	uint8_t *chunk;
+
 	set_bits(fd, FDT_KEEP | FDT_DELIBERATE);
+	chunk = chunk_if_mapped(fd);
+	if (chunk)
+		chunk[fd & (FDT_CHUNK - 1)] &= (uint8_t)~FDT_FORCED;
 }
 
 /* A linux_dirent64, as getdents64(2) returns them. */

@@ -6,8 +6,9 @@
  * start.  A sweep (exec time, or a fork child while a fallback creator was
  * blocked) marks close-on-exec every fd at 3 and above that is neither.
  *
- * One byte per fd, in chunks mapped on first use: no malloc, nothing held,
- * safe in signal handlers.  A process that never keeps an fd maps nothing.
+ * One byte per fd: the first 4096 static, the rest in chunks of 4096
+ * mapped on first use; no malloc, nothing held, safe in signal handlers.
+ * A process that never has an fd above 4095 maps nothing.
  */
 #ifndef CLOEXEC_FDTABLE_H
 #define CLOEXEC_FDTABLE_H
@@ -25,6 +26,18 @@ enum {
 	 * the audit reports it as passed on purpose, not as a leak.
 	 */
 	FDT_DELIBERATE = 1 << 2,
+	/*
+	 * The close-on-exec flag is the library's, not the program's: only
+	 * such a flag may be cleared by an inheritance rule (exec.c).
+	 */
+	FDT_FORCED = 1 << 3,
+	/*
+	 * Made through a wrapper by the process that owns this copy of the
+	 * table.  A fork child forgets it (fdtable_forget_here) for every
+	 * fd it was given; a vfork or clone child, which runs no atfork
+	 * handler, is told apart at exec by its pid instead (exec.c).
+	 */
+	FDT_HERE = 1 << 4,
 };
 
 #define FDT_CHUNK_SHIFT 12
@@ -34,14 +47,23 @@ enum {
 extern _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS]
 	__attribute__((visibility("hidden")));
 /*
- * Set for good by the first keep.  Until then a new fd has no old keep
- * to forget.  Relaxed is enough: the keep was set before the fd it was
- * for was closed, and the kernel's fd table orders that close before the
- * call that returns the same number again.
+ * The first chunk, fds 0-4095, is static (zero pages, nothing to map):
+ * the fast path notes every new fd there with one store.
  */
-extern atomic_bool fdtable_kept_any __attribute__((visibility("hidden")));
+extern uint8_t fdtable_chunk0[FDT_CHUNK] __attribute__((visibility("hidden")));
 
 void fdtable_set_keep(int fd) __attribute__((visibility("hidden")));
+/* A new fd at fd: what was known of the number before is forgotten. */
+void fdtable_note_far(int fd, unsigned bits)
+	__attribute__((visibility("hidden")));
+/* In a fork child: no fd here was made by this process yet. */
+void fdtable_forget_here(void) __attribute__((visibility("hidden")));
+/*
+ * Call fn on each fd whose bits have all of these set (from the table,
+ * not from the kernel: the fd may be closed by now).  Raw calls only.
+ */
+void fdtable_for_each_marked(unsigned bits, void (*fn)(int fd, void *ctx),
+			     void *ctx) __attribute__((visibility("hidden")));
 void fdtable_set_deliberate(int fd) __attribute__((visibility("hidden")));
 /* Note the fds open and inheritable now as inherited; once only. */
 void fdtable_scan_inherited(void) __attribute__((visibility("hidden")));
@@ -91,20 +113,33 @@ static inline unsigned fdtable_get(int fd)
 }
 
 /*
- * The library made this fd close-on-exec: forget an old "keep" for the
- * number.  Only a load when nothing was ever kept in its range.
+ * A new fd, made by a wrapper, with the close-on-exec flag that bits say
+ * whose it is (FDT_FORCED | FDT_HERE: the library's; 0: the program's).
+ * The fast path's only work: one store for fds below 4096.
  */
-static inline void fdtable_clear_keep(int fd)
+static inline void fdtable_note_new(int fd, unsigned bits)
+{
+	if (__builtin_expect((unsigned)fd < FDT_CHUNK, 1))
+		fdtable_chunk0[fd] = (uint8_t)bits;
+	else
+		fdtable_note_far(fd, bits);
+}
+
+/*
+ * The program set the flag itself (F_SETFD, FIOCLEX): forget an old
+ * "keep" for the number, and that the flag was the library's.
+ */
+static inline void fdtable_note_own_flag(int fd)
 {
 	uint8_t *chunk;
 
-	if (!atomic_load_explicit(&fdtable_kept_any, memory_order_relaxed) ||
-	    fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
+	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return;
 	chunk = atomic_load_explicit(&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
 				     memory_order_relaxed);
 	if (chunk)
-		chunk[fd & (FDT_CHUNK - 1)] &= ~(FDT_KEEP | FDT_DELIBERATE);
+		chunk[fd & (FDT_CHUNK - 1)] &=
+			~(FDT_KEEP | FDT_DELIBERATE | FDT_FORCED);
 }
 
 #endif /* CLOEXEC_FDTABLE_H */

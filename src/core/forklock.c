@@ -15,6 +15,8 @@ _Atomic uint32_t forklock_room;
 static atomic_int in_flight;
 /* This process's pid: set at load and in each fork child. */
 static long own_pid;
+/* The pid of the process this image was loaded into, set at load only. */
+static long image_pid;
 
 static long getpid_raw(void)
 {
@@ -24,6 +26,11 @@ static long getpid_raw(void)
 bool forklock_in_vfork_child(void)
 {
 	return getpid_raw() != own_pid;
+}
+
+bool forklock_in_image_process(void)
+{
+	return image_pid && getpid_raw() == image_pid;
 }
 
 void forklock_in_flight(int delta)
@@ -192,6 +199,8 @@ void forklock_child(void)
 	}
 	atomic_store_explicit(&forklock_room, word, memory_order_relaxed);
 	own_pid = getpid_raw();
+	/* What the parent made, this process was given (exec.c, rule 1). */
+	fdtable_forget_here();
 	others_in_flight = atomic_load_explicit(&in_flight,
 						memory_order_relaxed);
 	atomic_store_explicit(&in_flight, 0, memory_order_relaxed);
@@ -206,5 +215,6 @@ void forklock_child(void)
 __attribute__((constructor)) static void forklock_register(void)
 {
 	own_pid = getpid_raw();
+	image_pid = own_pid;
 	pthread_atfork(forklock_prepare, forklock_parent, forklock_child);
 }

@@ -57,6 +57,12 @@ void forklock_in_flight(int delta) __attribute__((visibility("hidden")));
  * land in the parent's lock and tables, so it must make none.
  */
 bool forklock_in_vfork_child(void) __attribute__((visibility("hidden")));
+/*
+ * Is this the process the program was started in, not a child of it
+ * (fork, vfork, clone: each has another pid)?  A system call, at exec.
+ */
+bool forklock_in_image_process(void)
+	__attribute__((visibility("hidden")));
 
 /* pthread_atfork handlers, exposed for the tests. */
 void forklock_prepare(void) __attribute__((visibility("hidden")));

@@ -53,9 +53,10 @@ static const char *const class_names[FD_CLASS_COUNT] = {
  * creation-time flag breaks: shells (exec 3<file gets fd 3 straight from
  * openat), flock (cmd holds the lock fd), systemd-socket-activate (its
  * socket lands on fd 3, no dup2), and the socket-passing supervisors.
+ * busybox is not one: its shell applets are (program_name()).
  */
 static const char *const default_exempt[] = {
-	"sh", "bash", "dash", "ash", "ksh", "ksh93", "mksh", "zsh", "busybox",
+	"sh", "bash", "dash", "ash", "hush", "ksh", "ksh93", "mksh", "zsh",
 	"flock", "systemd-socket-activate", "s6-fdholderd", "s6-ipcserverd",
 	"tcpserver", "execlineb",
 };
@@ -582,6 +583,46 @@ static const char *own_exe(char *buf, size_t size)
 
 extern char *program_invocation_short_name;
 
+static bool is_busybox(const char *path)
+{
+	const char *base = path ? strrchr(path, '/') : NULL;
+
+	base = base ? base + 1 : path;
+	return base && !strcmp(base, "busybox");
+}
+
+/*
+ * The name the exempt list is matched against.  A multi-call binary is
+ * the applet it runs: argv[0], or after "busybox", argv[1] (read from
+ * /proc/self/cmdline, only there).  In a secure-execution process there
+ * is none: argv is the caller's, and only the executable's path counts.
+ */
+static const char *program_name(const char *exe, char *buf, size_t size)
+{
+	const char *name = program_invocation_short_name, *arg1, *base;
+	long fd, n = 0, got;
+
+	if (getauxval(AT_SECURE))
+		return NULL;
+	if (!is_busybox(exe) || !is_busybox(name))
+		return name;
+	fd = sys_openat(AT_FDCWD, "/proc/self/cmdline", O_RDONLY | O_CLOEXEC,
+			0);
+	if (fd < 0)
+		return name;
+	while (n < (long)size - 1 &&
+	       (got = sys_call(SYS_read, fd, buf + n, size - 1 - n, 0, 0)) > 0)
+		n += got;
+	sys_close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	arg1 = memchr(buf, '\0', (size_t)n);
+	if (!arg1 || arg1 + 1 >= buf + n)
+		return name;
+	arg1++;
+	base = strrchr(arg1, '/');
+	return base ? base + 1 : arg1;
+}
+
 /*
  * Load it, once.  The first thread here parses into the static policy and
  * publishes the word; the others wait the few microseconds that takes.  A
@@ -593,8 +634,8 @@ uint32_t policy_load(void)
 	struct cloexec_thread *self = thread_self();
 	struct diag errs = { .len = 0 };
 	int expected = 0;
-	const char *text;
-	char exe[512];
+	const char *text, *exe_path;
+	char exe[512], applet[256];
 	uint32_t word;
 
 	if (!atomic_compare_exchange_strong(&load_state, &expected, 1)) {
@@ -614,8 +655,9 @@ uint32_t policy_load(void)
 		text = policy_getenv(POLICY_FILE_ENV);
 		parse_file(&loaded, text ? text : POLICY_FILE_DEFAULT, &errs);
 	}
-	policy_settle(&loaded, own_exe(exe, sizeof(exe)),
-		      program_invocation_short_name);
+	exe_path = own_exe(exe, sizeof(exe));
+	policy_settle(&loaded, exe_path,
+		      program_name(exe_path, applet, sizeof(applet)));
 	word = policy_word_of(&loaded);
 	text = policy_getenv(POLICY_TEST_NO_LOCK_ENV);
 	if (text && !strcmp(text, "1"))

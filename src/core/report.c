@@ -10,6 +10,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "exec.h"
 #include "fdtable.h"
 #include "policy.h"
 #include "report.h"
@@ -198,6 +199,7 @@ static void put_origin(struct line *l, int fd)
 }
 
 struct report {
+	const struct exec_kept *kept;
 	const char *program, *path, *argv0;
 	int out;
 	pid_t pid;
@@ -208,7 +210,7 @@ static int report_fd(int fd, void *ctx)
 	const struct report *r = ctx;
 	long flags = sys_fcntl(fd, F_GETFD, 0);
 	char link[32], target[512];
-	const char *kind;
+	const char *kind, *why = exec_kept_why(r->kept, fd);
 	struct line l;
 	long n;
 
@@ -241,19 +243,22 @@ static int report_fd(int fd, void *ctx)
 	if (kind[0] == 's' && kind[1] == 'o')
 		put_socket(&l, fd);
 	put_origin(&l, fd);
-	puts_raw(&l, fdtable_get(fd) & (FDT_DELIBERATE | FDT_INHERITED)
+	puts_raw(&l, why || fdtable_get(fd) & (FDT_DELIBERATE | FDT_INHERITED)
 			     ? ",\"deliberate\":true"
 			     : ",\"deliberate\":false");
+	put_field(&l, "reason", why);
 	put(&l, "}\n", 2);
 	sys_write(r->out, l.buf, l.len);
 	return 1;
 }
 
-void report_inherited(const char *path, char *const argv[])
+void report_inherited(const char *path, char *const argv[],
+		      const struct exec_kept *kept)
 {
 	const struct policy *p = policy_get();
 	char program[512], log[512];
 	struct report r = {
+		.kept = kept,
 		.path = path,
 		.argv0 = argv && argv[0] ? argv[0] : NULL,
 		.out = 2,

@@ -19,12 +19,16 @@
  * caller_symbol is null when the object exports no symbol there (then
  * caller_offset, for addr2line).  deliberate is true for an fd passed on
  * purpose: inherited, made inheritable by the program itself, dup2'd onto
- * a number it chose, or named to the child by a protocol.
+ * a number it chose, or kept by an inheritance rule (exec.h), which
+ * "reason" then names ("named as --status-fd 16"; null otherwise).
  */
 #ifndef CLOEXEC_REPORT_H
 #define CLOEXEC_REPORT_H
 
-void report_inherited(const char *path, char *const argv[])
+struct exec_kept;
+
+void report_inherited(const char *path, char *const argv[],
+		      const struct exec_kept *kept)
 	__attribute__((visibility("hidden")));
 
 #endif /* CLOEXEC_REPORT_H */

@@ -40,7 +40,7 @@ void fdflags_note(int fd, bool cloexec)
 	if (fd < 3)
 		return;
 	if (cloexec)
-		fdtable_clear_keep(fd);
+		fdtable_note_own_flag(fd);
 	else
 		fdtable_set_deliberate(fd);
 }

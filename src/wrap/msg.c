@@ -60,7 +60,7 @@ void msg_mark_received(struct fdreq *rq, struct msghdr *msg)
 		for (; p + sizeof(int) <= end; p += sizeof(int)) {
 			memcpy(&fd, p, sizeof(fd));
 			if (fdreq_done_natively(rq, fd))
-				fdtable_clear_keep(fd);
+				fdtable_note_new(fd, rq->mark);
 			else
 				fdreq_mark(rq, fd);
 		}

@@ -108,11 +108,14 @@ static int spawn(int (*real)(pid_t *, const char *,
 {
 	char *slots[exec_env_slots(envp)], preload[EXEC_PRELOAD_MAX];
 	char *const *env = exec_env(envp, slots, preload);
+	struct exec_kept kept;
 	int ret;
 
 	forklock_enter(FORKLOCK_SPAWN);
-	exec_prepare(argv, env, path, false);
+	exec_prepare(argv, env, path, EXEC_AS_SPAWNER, &kept);
 	ret = real(pid, path, fa, attr, argv, env);
+	/* The child has its copy: no later one gets them by accident. */
+	exec_undo(&kept);
 	forklock_exit();
 	return ret;
 }
@@ -314,12 +317,14 @@ WRAPPER_HELPER int exec_run(const struct exec_call *c)
 	char *slots[exec_env_slots(envp)], preload[EXEC_PRELOAD_MAX];
 	char *const *env = exec_env(envp, slots, preload);
 	bool own = env != envp, vfork_child = forklock_in_vfork_child();
+	struct exec_kept kept;
 	int err;
 
 	/* A vfork child's lock is its parent's: it must not take it. */
 	if (!vfork_child)
 		forklock_enter(FORKLOCK_SPAWN);
-	exec_prepare(c->argv, env, c->path, vfork_child);
+	exec_prepare(c->argv, env, c->path,
+		     vfork_child ? EXEC_AS_VFORK_CHILD : EXEC_AS_SELF, &kept);
 	switch (c->form) {
 	case EXEC_VE:
 		REAL(execve)(c->path, c->argv, env);
@@ -351,6 +356,7 @@ WRAPPER_HELPER int exec_run(const struct exec_call *c)
 		break;
 	}
 	err = errno;
+	exec_undo(&kept);
 	if (!vfork_child)
 		forklock_exit();
 	errno = err;

@@ -263,6 +263,7 @@ CLOEXEC_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f)
 CLOEXEC_EXPORT FILE *popen(const char *command, const char *mode)
 {
 	char buf[MODE_MAX];
+	struct exec_kept kept;
 	struct fdreq rq;
 	FILE *f;
 
@@ -270,8 +271,9 @@ CLOEXEC_EXPORT FILE *popen(const char *command, const char *mode)
 
 	stdio_begin(__func__, &rq, &spec_popen, NULL, &mode, buf);
 	forklock_enter(FORKLOCK_SPAWN);
-	exec_prepare(argv, environ, "/bin/sh", false);
+	exec_prepare(argv, environ, "/bin/sh", EXEC_AS_SPAWNER, &kept);
 	f = REAL(popen)(command, mode);
+	exec_undo(&kept);
 	forklock_exit();
 	return stdio_end(&rq, f);
 }

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The numbers the new program is told (exec.c, rule 2), read from argv
+ * and the environment: which fds are chosen, with which reason, and what
+ * is never chosen.  On inheritable pipes of this process (the core is
+ * linked directly: nothing is forced, so nothing is cleared either).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testlib.h"
+#include "core/exec.h"
+
+static int a, b; /* two inheritable fds, well above 2 */
+
+static void setup(void)
+{
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	a = fcntl(p[0], F_DUPFD, 40);
+	b = fcntl(p[1], F_DUPFD, 41);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void teardown(void)
+{
+	close(a);
+	close(b);
+}
+
+/* "fd:reason;" for each fd chosen, in order. */
+static const char *chosen(char **argv, char **envp)
+{
+	static char out[1024];
+	struct exec_kept k;
+	size_t len = 0;
+	unsigned i;
+
+	exec_prepare(argv, envp, "/bin/true", EXEC_AS_SPAWNER, &k);
+	out[0] = '\0';
+	for (i = 0; i < k.n; i++)
+		len += snprintf(out + len, sizeof(out) - len, "%d:%s;",
+				k.fd[i].fd, k.fd[i].why);
+	exec_undo(&k);
+	return out;
+}
+
+static char *fmt(const char *f, int x, int y)
+{
+	static char buf[32][128];
+	static int n;
+	char *s = buf[n++ % 32];
+
+	snprintf(s, 128, f, x, y);
+	return s;
+}
+
+START_TEST(options_ending_in_fd)
+{
+	char *argv1[] = { "dpkg", "--status-fd", fmt("%d", a, 0), "-i", NULL };
+	char *argv2[] = { "dpkg", fmt("--status-fd=%d", a, 0), NULL };
+	char *argv3[] = { "Xvfb", "-displayfd", fmt("%d", a, 0), NULL };
+	char *argv4[] = { "x", fmt("--pass-fds=%d,%d", a, b), NULL };
+	char *none[] = { NULL };
+	char both[128];
+
+	snprintf(both, sizeof(both),
+		 "%d:named as --pass-fds=%d;%d:named as --pass-fds=%d;", a, a,
+		 b, b);
+	ck_assert_str_eq(chosen(argv1, none),
+			 fmt("%d:named as --status-fd %d;", a, a));
+	ck_assert_str_eq(chosen(argv2, none),
+			 fmt("%d:named as --status-fd=%d;", a, a));
+	ck_assert_str_eq(chosen(argv3, none),
+			 fmt("%d:named as -displayfd %d;", a, a));
+	ck_assert_str_eq(chosen(argv4, none), both);
+}
+END_TEST
+
+START_TEST(other_argument_forms)
+{
+	char *argv1[] = { "gpg", fmt("-&%d", a, 0), NULL };
+	char *argv2[] = { "cat", fmt("/dev/fd/%d", a, 0), NULL };
+	char *argv3[] = { "x", fmt("--log=/proc/self/fd/%d", a, 0), NULL };
+	char *argv4[] = { "openssl", "-pass", fmt("fd:%d", a, 0), NULL };
+	char *argv5[] = { "qemu", "-add-fd", fmt("fd=%d,set=1", a, 0), NULL };
+	char *none[] = { NULL };
+
+	ck_assert_str_eq(chosen(argv1, none), fmt("%d:named as -&%d;", a, a));
+	ck_assert_str_eq(chosen(argv2, none),
+			 fmt("%d:named as /dev/fd/%d;", a, a));
+	ck_assert_str_eq(chosen(argv3, none),
+			 fmt("%d:named as /proc/self/fd/%d;", a, a));
+	ck_assert_str_eq(chosen(argv4, none), fmt("%d:named as fd:%d;", a, a));
+	ck_assert_str_eq(chosen(argv5, none), fmt("%d:named as fd=%d;", a, a));
+}
+END_TEST
+
+START_TEST(what_is_not_a_name)
+{
+	/* A value that is not a number, an option not ending in fd. */
+	char *argv1[] = { "x", "--status-fd", "abc", fmt("%d", a, 0), NULL };
+	char *argv2[] = { "x", "--count", fmt("%d", a, 0), NULL };
+	char *argv3[] = { "x", fmt("--status-fd=%dx", a, 0), NULL };
+	char *argv4[] = { "x", fmt("%d", a, 0), NULL };
+	char *none[] = { NULL };
+	char *env1[] = { fmt("COUNT=%d", a, 0), NULL };
+	char *env2[] = { fmt("HAPROXY_PIDS=%d", a, 0), NULL };
+	char *env3[] = { fmt("LISTEN_FDS=%d", a, 0), NULL };
+
+	ck_assert_str_eq(chosen(argv1, none), "");
+	ck_assert_str_eq(chosen(argv2, none), "");
+	ck_assert_str_eq(chosen(argv3, none), "");
+	ck_assert_str_eq(chosen(argv4, none), "");
+	ck_assert_str_eq(chosen(none, env1), "");
+	ck_assert_str_eq(chosen(none, env2), "");
+	ck_assert_str_eq(chosen(none, env3), "");
+}
+END_TEST
+
+START_TEST(environment_handovers)
+{
+	char *none[] = { NULL };
+	char *nginx[] = { fmt("NGINX=%d;%d;", a, b), NULL };
+	char *fpm[] = { fmt("FPM_SOCKETS=/run/a.sock=%d,127.0.0.1:9000=%d", a,
+			    b),
+			NULL };
+	char *starter[] = { fmt("SERVER_STARTER_PORT=0.0.0.0:80=%d;8080=%d", a,
+				b),
+			    NULL };
+	char *haproxy[] = { fmt("HAPROXY_PROCESSES=|type=worker;fd=%d;pid=%d",
+				a, b),
+			    NULL };
+	char *named[] = { fmt("EINHORN_FDS=%d %d", a, b), NULL };
+	char *one[] = { fmt("UWSGI_EMPEROR_FD=%d", a, 0), NULL };
+
+	ck_assert_str_eq(chosen(none, nginx),
+			 fmt("%d:named in NGINX;%d:named in NGINX;", a, b));
+	ck_assert_str_eq(
+		chosen(none, fpm),
+		fmt("%d:named in FPM_SOCKETS;%d:named in FPM_SOCKETS;", a, b));
+	ck_assert_str_eq(chosen(none, starter),
+			 fmt("%d:named in SERVER_STARTER_PORT;"
+			     "%d:named in SERVER_STARTER_PORT;",
+			     a, b));
+	/* Its pid= is not an fd, though here it is one's number. */
+	ck_assert_str_eq(chosen(none, haproxy),
+			 fmt("%d:named in HAPROXY_PROCESSES;", a, 0));
+	ck_assert_str_eq(
+		chosen(none, named),
+		fmt("%d:named in EINHORN_FDS;%d:named in EINHORN_FDS;", a, b));
+	ck_assert_str_eq(chosen(none, one),
+			 fmt("%d:named in UWSGI_EMPEROR_FD;", a, 0));
+}
+END_TEST
+
+/* A flag the program set itself is never the library's to clear. */
+START_TEST(own_flag_is_never_chosen)
+{
+	char *argv[] = { "dpkg", "--status-fd", fmt("%d", a, 0), NULL };
+	char *none[] = { NULL };
+
+	ck_assert_int_eq(fcntl(a, F_SETFD, FD_CLOEXEC), 0);
+	ck_assert_str_eq(chosen(argv, none), "");
+	ck_assert_int_eq(fcntl(a, F_GETFD), FD_CLOEXEC);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("exec");
+	TCase *tc = tcase_create("named");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, options_ending_in_fd);
+	tcase_add_test(tc, other_argument_forms);
+	tcase_add_test(tc, what_is_not_a_name);
+	tcase_add_test(tc, environment_handovers);
+	tcase_add_test(tc, own_flag_is_never_chosen);
+	suite_add_tcase(s, tc);
+	return tl_run(s);
+}
