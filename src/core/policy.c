@@ -17,7 +17,10 @@
  *		| "scope=" (tree | process)
  *		| "report=" bool	audit lines at exec when enforcing too
  *		| "sweep=" bool		the exec-time sweep
- *		| "log=" path		audit lines there, not to stderr
+ *		| "log=" path		audit lines to this file, or to
+ *		| "log=" (stderr | syslog)	stderr or syslog (default:
+ *					syslog, else a stderr that is
+ *					not a socket; report.h)
  *	bool   := on | off | yes | no | 1 | 0
  *
  * In a list, "-" before an item removes it; a list that starts with a
@@ -295,8 +298,11 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 		return 0;
 	}
 	if (token_is(tok, klen, "log")) {
-		if (!vlen || *val != '/')
-			return report(errs, source, "log path not absolute",
+		if (!vlen || (*val != '/' && !token_is(val, vlen, "stderr") &&
+			      !token_is(val, vlen, "syslog")))
+			return report(errs, source,
+				      "log not an absolute path, stderr or "
+				      "syslog",
 				      tok, len);
 		p->log_off = (int)(val - p->text);
 		p->log_len = (int)vlen;
