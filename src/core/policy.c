@@ -519,11 +519,18 @@ static void put_number(char *buf, unsigned n)
 #define STRING_OF(x) STRING_OF_(x)
 #define STRING_OF_(x) #x
 
-/* The file, line by line (each its own source, for the messages). */
+/*
+ * The file, line by line (each its own source, for the messages).
+ * O_NONBLOCK: a FIFO or a terminal named by CLOEXEC_CONFIG (or put at
+ * the default path) reads as empty instead of stopping the program's
+ * start, at no extra system call.
+ */
 static void parse_file(struct policy *p, const char *path, struct diag *errs)
 {
 	char buf[POLICY_FILE_MAX + 1], source[256];
-	long fd = sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0), n;
+	long fd = sys_openat(AT_FDCWD, path,
+			     O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0),
+	     n;
 	size_t len = 0, plen = strlen(path);
 	unsigned line = 0;
 	char *s, *eol, *hash;
