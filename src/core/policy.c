@@ -627,8 +627,13 @@ uint32_t policy_load(void)
 		text = policy_getenv(POLICY_FILE_ENV);
 		parse_file(&loaded, text ? text : POLICY_FILE_DEFAULT, &errs);
 	}
+	/*
+	 * The name is argv[0]'s, which the caller of a setuid program
+	 * chooses (exec -a sh): there only the executable counts.
+	 */
 	policy_settle(&loaded, own_exe(exe, sizeof(exe)),
-		      program_invocation_short_name);
+		      getauxval(AT_SECURE) ? NULL
+					   : program_invocation_short_name);
 	word = policy_word_of(&loaded);
 	text = policy_getenv(POLICY_TEST_NO_LOCK_ENV);
 	if (text && !strcmp(text, "1"))

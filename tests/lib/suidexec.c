@@ -5,9 +5,10 @@
  *
  *	suidexec PROGRAM ARGV0 [ARG]...
  *
- * Opens /dev/null with a plain open (an fd the next program inherits
- * where the policy only audits), then runs PROGRAM with the argv[0] and
- * arguments its caller chose: what a less privileged caller controls.
+ * Opens its own executable with a plain open (an fd the next program
+ * inherits where the policy does not force close-on-exec, and that
+ * names this program), then runs PROGRAM with the argv[0] and arguments
+ * its caller chose: what a less privileged caller controls.
  */
 #include "config.h"
 
@@ -21,8 +22,8 @@ int main(int argc, char **argv)
 		fputs("usage: suidexec PROGRAM ARGV0 [ARG]...\n", stderr);
 		return 2;
 	}
-	if (open("/dev/null", O_RDONLY) < 0) {
-		perror("suidexec: /dev/null");
+	if (open("/proc/self/exe", O_RDONLY) < 0) {
+		perror("suidexec: /proc/self/exe");
 		return 1;
 	}
 	execv(argv[1], argv + 2);
