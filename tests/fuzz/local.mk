@@ -41,7 +41,7 @@ CLEANFILES += tests/fuzz/fuzz_policy tests/fuzz/fuzz_glob \
 	tests/fuzz/fuzz_record tests/fuzz/fuzz_auditlog
 clean-local: clean-fuzz
 clean-fuzz:
-	rm -rf tests/fuzz/corpus tests/fuzz/artifacts
+	rm -rf tests/fuzz/corpus tests/fuzz/artifacts tests/fuzz/fuzz_*.log
 
 FUZZ_BUILD = cc='$(FUZZ_CC)'; \
 	for c in clang clang-16 clang-15 clang-14; do \
