@@ -26,7 +26,7 @@
  */
 enum {
 	CAP_PATH = 512, /* program, exec, argv0, target, caller_object */
-	CAP_WORD = 32,	/* kind, family, socktype, created_by, caller... */
+	CAP_WORD = 32, /* kind, family, socktype, created_by, caller... */
 	CAP_ADDRESS = 192,
 	CAP_SYMBOL = 256,
 	CAP_ALL = 5 * CAP_PATH + 7 * CAP_WORD + 2 * CAP_ADDRESS + CAP_SYMBOL,
@@ -37,7 +37,7 @@ _Static_assert(CAP_ALL + 512 <= REPORT_LINE_MAX, "a line holds every field");
 struct line {
 	char *buf;
 	size_t len, size;
-	bool cut;      /* a value was shortened */
+	bool cut; /* a value was shortened */
 	bool overflow; /* cannot happen (CAP_ALL): then no line at all */
 };
 
@@ -128,9 +128,11 @@ static void put_string(struct line *l, const char *str, size_t cap)
 static void put_decimal(struct line *l, long long n)
 {
 	char tmp[24];
-	unsigned long long u = n < 0 ? -(unsigned long long)n : (unsigned long long)n;
+	unsigned long long u = (unsigned long long)n;
 	size_t i = sizeof(tmp);
 
+	if (n < 0)
+		u = -u;
 	do
 		tmp[--i] = (char)('0' + u % 10);
 	while (u /= 10);
@@ -261,8 +263,8 @@ static const char *socktype_name(int type)
 }
 
 /* The socket's fields; local and peer go into the two buffers. */
-static void socket_fields(struct report_record *rec, int fd,
-			  char local[160], char peer[160])
+static void socket_fields(struct report_record *rec, int fd, char local[160],
+			  char peer[160])
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss), optlen = sizeof(int);
