@@ -329,6 +329,7 @@ struct report {
 	bool chosen;
 	bool secure; /* AT_SECURE: the caller chose argv, env and stdio */
 	bool to_syslog;
+	bool syslog_only; /* log=syslog: no stderr when nobody listens */
 	int out; /* the file, stderr, the syslog socket, or -1: nowhere */
 };
 
@@ -407,8 +408,8 @@ static void choose_default(struct report *r)
 static void choose(struct report *r)
 {
 	const struct policy *p = policy_get();
-	const char *value = p->text + p->log_off;
-	size_t len = (size_t)p->log_len;
+	const char *value = p->log_off >= 0 ? p->text + p->log_off : "";
+	size_t len = p->log_off >= 0 ? (size_t)p->log_len : 0;
 	char path[512];
 
 	r->chosen = true;
@@ -420,6 +421,7 @@ static void choose(struct report *r)
 		r->out = (int)sys_socket(
 			AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 		r->to_syslog = r->out >= 0;
+		r->syslog_only = true;
 	} else if (log_is(value, len, "stderr")) {
 		/* Named: even a socket.  Not the caller's, when secure. */
 		if (r->secure)
@@ -519,7 +521,7 @@ static void deliver(struct report *r, char *line, size_t len)
 		/* Nobody listens on /dev/log: the default's second choice. */
 		sys_close(r->out);
 		r->to_syslog = false;
-		r->out = r->secure ? -1 : plain_stderr();
+		r->out = r->secure || r->syslog_only ? -1 : plain_stderr();
 	}
 	/* One write: O_APPEND keeps concurrent writers' lines whole. */
 	if (r->out >= 0)
