@@ -19,7 +19,9 @@ AM_TESTS_ENVIRONMENT = \
 	CLOEXEC_DEBS='$(CLOEXEC_DEBS)'; export CLOEXEC_DEBS; \
 	inst_bindir='$(bindir)'; inst_libdir='$(libdir)'; \
 	inst_includedir='$(includedir)'; inst_mandir='$(mandir)'; \
+	inst_sysconfdir='$(sysconfdir)'; \
 	export inst_bindir inst_libdir inst_includedir inst_mandir; \
+	export inst_sysconfdir; \
 	ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0; \
 	export ASAN_OPTIONS;
 
@@ -144,8 +146,9 @@ EXTRA_DIST += tests/lib/suidfd.c
 
 # For programs without a test harness (and any C library, no Check): the
 # std-fd idioms, a stand-in shell, the emulated old kernel as a preload.
-check_PROGRAMS += tests/lib/stdfd tests/lib/minish
+check_PROGRAMS += tests/lib/stdfd tests/lib/minish tests/lib/suidexec
 tests_lib_stdfd_SOURCES = tests/lib/stdfd.c
+tests_lib_suidexec_SOURCES = tests/lib/suidexec.c
 tests_lib_minish_SOURCES = tests/lib/minish.c
 check_LTLIBRARIES += tests/lib/liboldkernel.la
 tests_lib_liboldkernel_la_SOURCES = tests/lib/oldkernel-preload.c \
@@ -163,6 +166,7 @@ SHELL_TESTS = \
 	tests/cmd/legacy.test \
 	tests/cmd/programs.test \
 	tests/cmd/audit.test \
+	tests/cmd/auditlog.test \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
 	tests/cmd/servers.test \

@@ -6,9 +6,12 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "audit.h"
 
@@ -105,19 +108,15 @@ static void describe(const char *line, char *what, size_t size)
 		snprintf(what + n, size > n ? size - n : 0, ": %s", reason);
 }
 
-int audit_summary(const char *log, FILE *out)
+int audit_summary_stream(FILE *in, FILE *out)
 {
-	char line[4096], who[1536], what[1536], program[512], exec[512];
+	/* A line is at most REPORT_LINE_MAX (4096) bytes: room to spare. */
+	char line[8192], who[1536], what[1536], program[512], exec[512];
 	char argv0[256], deliberate[8], target[512];
 	struct group *groups = NULL;
 	size_t ngroups = 0, i, j;
 	int leaks = 0, kept = 0, harmless = 0;
-	FILE *in = fopen(log, "re");
 
-	if (!in) {
-		fprintf(out, "cloexec: cannot read the audit log %s\n", log);
-		return 0;
-	}
 	while (fgets(line, sizeof(line), in)) {
 		struct group *g = NULL;
 
@@ -159,7 +158,6 @@ int audit_summary(const char *log, FILE *out)
 		else
 			leaks++;
 	}
-	fclose(in);
 	if (!leaks && !kept && !harmless) {
 		fprintf(out, "cloexec: audit: no fd was inherited by any program "
 			     "started\n");
@@ -194,5 +192,30 @@ int audit_summary(const char *log, FILE *out)
 		groups[i].who = NULL;
 	}
 	free(groups);
+	return leaks;
+}
+
+/*
+ * The log is a file this command made, but the programs it ran could
+ * have put something else at its name: read a regular file only, not
+ * through a symlink, and never wait on a FIFO.
+ */
+int audit_summary(const char *log, FILE *out)
+{
+	int fd = open(log, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *in = NULL;
+	int leaks;
+
+	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode))
+		in = fdopen(fd, "r");
+	if (!in) {
+		if (fd >= 0)
+			close(fd);
+		fprintf(out, "cloexec: cannot read the audit log %s\n", log);
+		return 0;
+	}
+	leaks = audit_summary_stream(in, out);
+	fclose(in);
 	return leaks;
 }

@@ -10,5 +10,7 @@
 
 /* Print the summary of log to out; returns how many fds leaked. */
 int audit_summary(const char *log, FILE *out);
+/* The same, of lines read from in (the fuzz target's entry). */
+int audit_summary_stream(FILE *in, FILE *out);
 
 #endif /* CLOEXEC_AUDIT_H */

@@ -17,7 +17,10 @@
  *		| "scope=" (tree | process)
  *		| "report=" bool	audit lines at exec when enforcing too
  *		| "sweep=" bool		the exec-time sweep
- *		| "log=" path		audit lines there, not to stderr
+ *		| "log=" path		audit lines to this file, or to
+ *		| "log=" (stderr | syslog)	stderr or syslog (default:
+ *					syslog, else a stderr that is
+ *					not a socket; report.h)
  *	bool   := on | off | yes | no | 1 | 0
  *
  * In a list, "-" before an item removes it; a list that starts with a
@@ -296,8 +299,11 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 		return 0;
 	}
 	if (token_is(tok, klen, "log")) {
-		if (!vlen || *val != '/')
-			return report(errs, source, "log path not absolute",
+		if (!vlen || (*val != '/' && !token_is(val, vlen, "stderr") &&
+			      !token_is(val, vlen, "syslog")))
+			return report(errs, source,
+				      "log not an absolute path, stderr or "
+				      "syslog",
 				      tok, len);
 		p->log_off = (int)(val - p->text);
 		p->log_len = (int)vlen;
@@ -514,11 +520,18 @@ static void put_number(char *buf, unsigned n)
 #define STRING_OF(x) STRING_OF_(x)
 #define STRING_OF_(x) #x
 
-/* The file, line by line (each its own source, for the messages). */
+/*
+ * The file, line by line (each its own source, for the messages).
+ * O_NONBLOCK: a FIFO or a terminal named by CLOEXEC_CONFIG (or put at
+ * the default path) reads as empty instead of stopping the program's
+ * start, at no extra system call.
+ */
 static void parse_file(struct policy *p, const char *path, struct diag *errs)
 {
 	char buf[POLICY_FILE_MAX + 1], source[256];
-	long fd = sys_openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0), n;
+	long fd = sys_openat(AT_FDCWD, path,
+			     O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0),
+	     n;
 	size_t len = 0, plen = strlen(path);
 	unsigned line = 0;
 	char *s, *eol, *hash;

@@ -6,8 +6,12 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exec.h"
@@ -16,70 +20,185 @@
 #include "report.h"
 #include "sys.h"
 
-/* A line being built: fixed size, no allocation. */
+/*
+ * Each string's share of a line, quotes included.  With the names, the
+ * numbers and the punctuation (about 320 bytes) they fit in a line, so a
+ * line is never cut: only a value is.
+ */
+enum {
+	CAP_PATH = 512, /* program, exec, argv0, target, caller_object */
+	CAP_WORD = 32, /* kind, family, socktype, created_by, caller... */
+	CAP_ADDRESS = 192,
+	CAP_SYMBOL = 256,
+	CAP_REASON = 128,
+	CAP_ALL = 5 * CAP_PATH + 7 * CAP_WORD + 2 * CAP_ADDRESS + CAP_SYMBOL +
+		  CAP_REASON,
+};
+_Static_assert(CAP_ALL + 512 <= REPORT_LINE_MAX, "a line holds every field");
+
+/* A line being built: the caller's buffer, no allocation. */
 struct line {
-	char buf[2048];
-	size_t len;
+	char *buf;
+	size_t len, size;
+	bool cut; /* a value was shortened */
+	bool overflow; /* cannot happen (CAP_ALL): then no line at all */
 };
 
 static void put(struct line *l, const char *s, size_t n)
 {
-	if (n > sizeof(l->buf) - 2 - l->len)
-		n = sizeof(l->buf) - 2 - l->len;
+	if (n > l->size - l->len) {
+		l->overflow = true;
+		return;
+	}
 	memcpy(l->buf + l->len, s, n);
 	l->len += n;
 }
 
-static void puts_raw(struct line *l, const char *s)
+static void put_raw(struct line *l, const char *s)
 {
 	put(l, s, strlen(s));
 }
 
-/* A JSON string, escaped; null for NULL. */
-static void put_string(struct line *l, const char *s)
+/*
+ * The length of the UTF-8 sequence at s, or 0 where it is not one (a
+ * stray continuation byte, an overlong form, a surrogate, past U+10FFFF,
+ * or cut short by the end of the string).
+ */
+static size_t utf8_length(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] < 0xc2)
+		return 0;
+	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : s[0] < 0xf5 ? 4 : 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+/*
+ * A JSON string of at most cap bytes, quotes included; null for NULL.
+ * UTF-8 is copied; a control byte, DEL or a byte that is not part of
+ * UTF-8 becomes \u00XX.  A long value stops before the first character
+ * or escape that would not fit, so no escape is ever cut in two.
+ */
+static void put_string(struct line *l, const char *str, size_t cap)
 {
 	static const char hex[] = "0123456789abcdef";
-	char esc[6] = "\\u00";
+	const unsigned char *s = (const unsigned char *)str;
+	size_t end = l->len + cap - 1; /* the closing quote's place */
+	char esc[6] = { '\\', 'u', '0', '0' };
 
 	if (!s) {
-		puts_raw(l, "null");
+		put(l, "null", 4);
 		return;
 	}
 	put(l, "\"", 1);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (*s) {
+		size_t n = utf8_length(s);
+		const char *out = (const char *)s;
+		size_t out_len = n;
 
-		if (c == '"' || c == '\\') {
-			put(l, "\\", 1);
-			put(l, s, 1);
-		} else if (c < 0x20) {
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			put(l, esc, 6);
-		} else {
-			put(l, s, 1);
+		if (n == 0 || (n == 1 && (*s < 0x20 || *s == 0x7f))) {
+			esc[4] = hex[*s >> 4];
+			esc[5] = hex[*s & 15];
+			out = esc;
+			out_len = 6;
+			n = 1;
+		} else if (*s == '"' || *s == '\\') {
+			esc[1] = (char)*s;
+			out = esc;
+			out_len = 2;
 		}
+		if (l->len + out_len > end) {
+			l->cut = true;
+			break;
+		}
+		put(l, out, out_len);
+		esc[1] = 'u';
+		s += n;
 	}
 	put(l, "\"", 1);
 }
 
-static void put_field(struct line *l, const char *name, const char *value)
+/* Decimal, without stdio. */
+static void put_decimal(struct line *l, long long n)
 {
-	put(l, ",\"", 2);
-	puts_raw(l, name);
-	put(l, "\":", 2);
-	put_string(l, value);
+	char tmp[24];
+	unsigned long long u = (unsigned long long)n;
+	size_t i = sizeof(tmp);
+
+	if (n < 0)
+		u = -u;
+	do
+		tmp[--i] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (n < 0)
+		tmp[--i] = '-';
+	put(l, tmp + i, sizeof(tmp) - i);
 }
 
-static void put_number(struct line *l, const char *name, long long n)
+static void put_key(struct line *l, const char *name)
 {
-	char num[24];
-
-	snprintf(num, sizeof(num), "%lld", n);
 	put(l, ",\"", 2);
-	puts_raw(l, name);
+	put_raw(l, name);
 	put(l, "\":", 2);
-	puts_raw(l, num);
+}
+
+static void put_field(struct line *l, const char *name, const char *value,
+		      size_t cap)
+{
+	put_key(l, name);
+	put_string(l, value, cap);
+}
+
+size_t report_format(const struct report_record *r, char *buf, size_t size)
+{
+	struct line l = { .buf = buf, .size = size };
+
+	put_raw(&l, "{\"libcloexec\":1,\"event\":\"inherit\"");
+	put_key(&l, "pid");
+	put_decimal(&l, r->pid);
+	put_field(&l, "program", r->program, CAP_PATH);
+	put_field(&l, "exec", r->exec, CAP_PATH);
+	put_field(&l, "argv0", r->argv0, CAP_PATH);
+	put_key(&l, "fd");
+	put_decimal(&l, r->fd);
+	put_field(&l, "kind", r->kind, CAP_WORD);
+	put_field(&l, "target", r->target, CAP_PATH);
+	if (r->family)
+		put_field(&l, "family", r->family, CAP_WORD);
+	if (r->socktype)
+		put_field(&l, "socktype", r->socktype, CAP_WORD);
+	if (r->local)
+		put_field(&l, "local", r->local, CAP_ADDRESS);
+	if (r->peer)
+		put_field(&l, "peer", r->peer, CAP_ADDRESS);
+	put_field(&l, "created_by", r->created_by, CAP_WORD);
+	if (r->caller) {
+		put_field(&l, "caller", r->caller, CAP_WORD);
+		if (r->caller_object) {
+			put_field(&l, "caller_symbol", r->caller_symbol,
+				  CAP_SYMBOL);
+			put_field(&l, "caller_object", r->caller_object,
+				  CAP_PATH);
+			put_field(&l, "caller_offset", r->caller_offset,
+				  CAP_WORD);
+		}
+	}
+	put_raw(&l, r->deliberate ? ",\"deliberate\":true"
+				  : ",\"deliberate\":false");
+	put_field(&l, "reason", r->reason, CAP_REASON);
+	if (l.cut)
+		put_raw(&l, ",\"truncated\":true");
+	put(&l, "}\n", 2);
+	return l.overflow ? 0 : l.len;
 }
 
 /* An address as a person reads it: 1.2.3.4:80, [::1]:80, /path, @abstract. */
@@ -147,71 +266,289 @@ static const char *socktype_name(int type)
 	return "other";
 }
 
-static void put_socket(struct line *l, int fd)
+/* The socket's fields; local and peer go into the two buffers. */
+static void socket_fields(struct report_record *rec, int fd, char local[160],
+			  char peer[160])
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss), optlen = sizeof(int);
-	char buf[160];
 	int family = 0, type = 0;
 
 	getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &family, &optlen);
 	optlen = sizeof(int);
 	getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &optlen);
-	put_field(l, "family", family_name(family));
-	put_field(l, "socktype", socktype_name(type));
+	rec->family = family_name(family);
+	rec->socktype = socktype_name(type);
 	memset(&ss, 0, sizeof(ss));
+	/* An address of a family not spelled out here is "". */
 	if (!getsockname(fd, (struct sockaddr *)&ss, &len))
-		put_field(l, "local", address(&ss, len, buf, sizeof(buf)));
+		rec->local = address(&ss, len, local, 160) ?: "";
 	len = sizeof(ss);
 	memset(&ss, 0, sizeof(ss));
 	if (!getpeername(fd, (struct sockaddr *)&ss, &len))
-		put_field(l, "peer", address(&ss, len, buf, sizeof(buf)));
+		rec->peer = address(&ss, len, peer, 160) ?: "";
 }
 
-static void put_origin(struct line *l, int fd)
+struct origin_text {
+	char caller[32], symbol[256], offset[32];
+};
+
+static void origin_fields(struct report_record *rec, int fd,
+			  struct origin_text *t)
 {
 	struct fd_origin o;
 	Dl_info info;
-	char buf[256];
 
 	if (!fdtable_origin(fd, &o)) {
-		put_field(l, "created_by", fdtable_get(fd) & FDT_INHERITED
-						   ? "inherited"
-						   : NULL);
+		rec->created_by =
+			fdtable_get(fd) & FDT_INHERITED ? "inherited" : NULL;
 		return;
 	}
-	put_field(l, "created_by", o.call);
-	snprintf(buf, sizeof(buf), "%p", o.caller);
-	put_field(l, "caller", buf);
-	if (dladdr(o.caller, &info)) {
-		if (info.dli_sname)
-			snprintf(buf, sizeof(buf), "%s+%#lx", info.dli_sname,
-				 (unsigned long)((char *)o.caller -
-						 (char *)info.dli_saddr));
-		put_field(l, "caller_symbol", info.dli_sname ? buf : NULL);
-		put_field(l, "caller_object", info.dli_fname);
-		/* For addr2line, when there is no symbol to name. */
-		snprintf(buf, sizeof(buf), "%#lx",
+	rec->created_by = o.call;
+	snprintf(t->caller, sizeof(t->caller), "%p", o.caller);
+	rec->caller = t->caller;
+	if (!dladdr(o.caller, &info))
+		return;
+	if (info.dli_sname) {
+		snprintf(t->symbol, sizeof(t->symbol), "%s+%#lx",
+			 info.dli_sname,
 			 (unsigned long)((char *)o.caller -
-					 (char *)info.dli_fbase));
-		put_field(l, "caller_offset", buf);
+					 (char *)info.dli_saddr));
+		rec->caller_symbol = t->symbol;
 	}
+	rec->caller_object = info.dli_fname ? info.dli_fname : "";
+	/* For addr2line, when there is no symbol to name. */
+	snprintf(t->offset, sizeof(t->offset), "%#lx",
+		 (unsigned long)((char *)o.caller - (char *)info.dli_fbase));
+	rec->caller_offset = t->offset;
 }
 
+/*
+ * Where the lines of one report go, chosen at its first line: a report
+ * with nothing to say opens nothing.
+ */
 struct report {
 	const struct exec_kept *kept;
 	const char *program, *path, *argv0;
-	int out;
 	pid_t pid;
+	bool chosen;
+	bool secure; /* AT_SECURE: the caller chose argv, env and stdio */
+	bool to_syslog;
+	bool syslog_only; /* log=syslog: no stderr when nobody listens */
+	int out; /* the file, stderr, the syslog socket, or -1: nowhere */
 };
+
+#ifndef SYS_openat2
+#define SYS_openat2 437 /* the same number on every architecture */
+#endif
+
+/* struct open_how and RESOLVE_NO_SYMLINKS, from <linux/openat2.h>. */
+struct log_open_how {
+	unsigned long long flags, mode, resolve;
+};
+#define LOG_RESOLVE_NO_SYMLINKS 0x04
+
+/*
+ * log=PATH, for appending, or -1.  Never through a symlink at the end
+ * (someone else's /tmp/x.log -> /etc/shadow), never blocking (a FIFO
+ * there would hold up every exec), never anything but a regular file.
+ * A secure-execution process does more: its caller may own a directory
+ * on the way, so no symlink anywhere in the path (openat2, Linux 5.6;
+ * before that, no log file at all), no creating the file, and only a
+ * root-owned file with one link (not one the caller made or linked).
+ */
+static int open_log(const char *path, bool secure)
+{
+	int flags = O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+		    O_CLOEXEC;
+	struct log_open_how how = {
+		.flags = (unsigned)flags,
+		.resolve = LOG_RESOLVE_NO_SYMLINKS,
+	};
+	struct stat st;
+	long fd;
+
+	if (secure)
+		fd = sys_call(SYS_openat2, AT_FDCWD, path, &how, sizeof(how),
+			      0);
+	else
+		fd = sys_openat(AT_FDCWD, path, flags | O_CREAT, 0600);
+	if (fd < 0)
+		return -1;
+	if (fstat((int)fd, &st) || !S_ISREG(st.st_mode) ||
+	    (secure && (st.st_uid != 0 || st.st_nlink != 1))) {
+		sys_close((int)fd);
+		return -1;
+	}
+	return (int)fd;
+}
+
+/* stderr, when it is open and not a socket (an inetd client's). */
+static int plain_stderr(void)
+{
+	struct stat st;
+
+	return fstat(2, &st) || S_ISSOCK(st.st_mode) ? -1 : 2;
+}
+
+static bool log_is(const char *value, size_t len, const char *word)
+{
+	return strlen(word) == len && !memcmp(value, word, len);
+}
+
+/*
+ * The default: syslog, where the system's logger listens (the first
+ * line sent says whether it does); else stderr, unless a socket; in a
+ * secure-execution process, syslog or nothing.
+ */
+static void choose_default(struct report *r)
+{
+	r->out = (int)sys_socket(AF_UNIX,
+				 SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	r->to_syslog = r->out >= 0;
+	if (!r->to_syslog)
+		r->out = r->secure ? -1 : plain_stderr();
+}
+
+static void choose(struct report *r)
+{
+	const struct policy *p = policy_get();
+	const char *value = p->log_off >= 0 ? p->text + p->log_off : "";
+	size_t len = p->log_off >= 0 ? (size_t)p->log_len : 0;
+	char path[512];
+
+	r->chosen = true;
+	r->secure = getauxval(AT_SECURE) != 0;
+	r->out = -1;
+	if (p->log_off < 0) {
+		choose_default(r);
+	} else if (log_is(value, len, "syslog")) {
+		r->out = (int)sys_socket(
+			AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		r->to_syslog = r->out >= 0;
+		r->syslog_only = true;
+	} else if (log_is(value, len, "stderr")) {
+		/* Named: even a socket.  Not the caller's, when secure. */
+		if (r->secure)
+			choose_default(r);
+		else
+			r->out = 2;
+	} else {
+		if (len < sizeof(path)) {
+			memcpy(path, value, len);
+			path[len] = '\0';
+			r->out = open_log(path, r->secure);
+		}
+		if (r->out < 0)
+			choose_default(r);
+	}
+}
+
+/* "Mmm dd hh:mm:ss", RFC 3164's time stamp, in UTC (no localtime here). */
+static void syslog_time(char out[16])
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	struct timespec ts = { 0, 0 };
+	long long days, z, era, doe, yoe, doy, mp, day, month, secs;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	days = (long long)ts.tv_sec / 86400;
+	secs = (long long)ts.tv_sec % 86400;
+	/* Days to a civil date (the proleptic Gregorian calendar). */
+	z = days + 719468;
+	era = z / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	day = doy - (153 * mp + 2) / 5 + 1;
+	month = mp < 10 ? mp + 2 : mp - 10;
+	memcpy(out, months + 3 * month, 3);
+	out[3] = ' ';
+	out[4] = day < 10 ? ' ' : (char)('0' + day / 10);
+	out[5] = (char)('0' + day % 10);
+	out[6] = ' ';
+	out[7] = (char)('0' + secs / 36000);
+	out[8] = (char)('0' + secs / 3600 % 10);
+	out[9] = ':';
+	out[10] = (char)('0' + secs % 3600 / 600);
+	out[11] = (char)('0' + secs % 600 / 60);
+	out[12] = ':';
+	out[13] = (char)('0' + secs % 60 / 10);
+	out[14] = (char)('0' + secs % 10);
+	out[15] = '\0';
+}
+
+#define SYSLOG_HEAD_MAX 64
+/* authpriv.info: the lines name a setuid program's files and peers. */
+#define SYSLOG_PRIORITY "<86>"
+
+/*
+ * One datagram per line, to /dev/log, the line without its newline
+ * after "<86>Mmm dd hh:mm:ss libcloexec[pid]: ", which the caller left
+ * room for in front of it.  Never waits: a logger that is behind loses
+ * the line rather than hold up an exec.  False when nobody listens.
+ */
+static bool send_syslog(const struct report *r, char *line, size_t len)
+{
+	static const struct sockaddr_un dev_log = { AF_UNIX, "/dev/log" };
+	char head[SYSLOG_HEAD_MAX], stamp[16];
+	struct line h = { .buf = head, .size = sizeof(head) };
+	struct iovec iov;
+	struct msghdr msg = {
+		.msg_name = (void *)&dev_log,
+		.msg_namelen = sizeof(dev_log),
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+	};
+	long n;
+
+	syslog_time(stamp);
+	put_raw(&h, SYSLOG_PRIORITY);
+	put_raw(&h, stamp);
+	put_raw(&h, " libcloexec[");
+	put_decimal(&h, r->pid);
+	put_raw(&h, "]: ");
+	memcpy(line - h.len, head, h.len);
+	iov.iov_base = line - h.len;
+	iov.iov_len = h.len + len - 1;
+	n = sys_sendmsg(r->out, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+	return n >= 0 || n == -EAGAIN || n == -ENOBUFS;
+}
+
+static void deliver(struct report *r, char *line, size_t len)
+{
+	if (!r->chosen)
+		choose(r);
+	if (r->to_syslog) {
+		if (send_syslog(r, line, len))
+			return;
+		/* Nobody listens on /dev/log: the default's second choice. */
+		sys_close(r->out);
+		r->to_syslog = false;
+		r->out = r->secure || r->syslog_only ? -1 : plain_stderr();
+	}
+	/* One write: O_APPEND keeps concurrent writers' lines whole. */
+	if (r->out >= 0)
+		sys_write(r->out, line, len);
+}
 
 static int report_fd(int fd, void *ctx)
 {
-	const struct report *r = ctx;
+	struct report *r = ctx;
 	long flags = sys_fcntl(fd, F_GETFD, 0);
-	char link[32], target[512];
-	const char *kind, *why = exec_kept_why(r->kept, fd);
-	struct line l;
+	char link[32], target[1024], local[160], peer[160];
+	char buf[SYSLOG_HEAD_MAX + REPORT_LINE_MAX];
+	struct report_record rec = {
+		.pid = r->pid,
+		.program = r->program,
+		.exec = r->path,
+		.argv0 = r->argv0,
+		.fd = fd,
+		.target = target,
+	};
+	struct origin_text origin;
+	size_t len;
 	long n;
 
 	if (flags < 0 || (flags & FD_CLOEXEC) || fd == r->out)
@@ -221,47 +558,36 @@ static int report_fd(int fd, void *ctx)
 		     sizeof(target) - 1, 0);
 	target[n > 0 ? n : 0] = '\0';
 	if (!strncmp(target, "socket:", 7))
-		kind = "socket";
+		rec.kind = "socket";
 	else if (!strncmp(target, "pipe:", 5))
-		kind = "pipe";
+		rec.kind = "pipe";
 	else if (!strncmp(target, "anon_inode:", 11))
-		kind = "anon";
+		rec.kind = "anon";
 	else if (target[0] == '/')
-		kind = "file";
+		rec.kind = "file";
 	else
-		kind = "other";
-
-	l.len = 0;
-	puts_raw(&l, "{\"libcloexec\":1,\"event\":\"inherit\"");
-	put_number(&l, "pid", r->pid);
-	put_field(&l, "program", r->program);
-	put_field(&l, "exec", r->path);
-	put_field(&l, "argv0", r->argv0);
-	put_number(&l, "fd", fd);
-	put_field(&l, "kind", kind);
-	put_field(&l, "target", target);
-	if (kind[0] == 's' && kind[1] == 'o')
-		put_socket(&l, fd);
-	put_origin(&l, fd);
-	puts_raw(&l, why || fdtable_get(fd) & (FDT_DELIBERATE | FDT_INHERITED)
-			     ? ",\"deliberate\":true"
-			     : ",\"deliberate\":false");
-	put_field(&l, "reason", why);
-	put(&l, "}\n", 2);
-	sys_write(r->out, l.buf, l.len);
+		rec.kind = "other";
+	if (!strcmp(rec.kind, "socket"))
+		socket_fields(&rec, fd, local, peer);
+	origin_fields(&rec, fd, &origin);
+	rec.reason = exec_kept_why(r->kept, fd);
+	rec.deliberate = rec.reason ||
+			 fdtable_get(fd) & (FDT_DELIBERATE | FDT_INHERITED);
+	len = report_format(&rec, buf + SYSLOG_HEAD_MAX, REPORT_LINE_MAX);
+	if (len)
+		deliver(r, buf + SYSLOG_HEAD_MAX, len);
 	return 1;
 }
 
 void report_inherited(const char *path, char *const argv[],
 		      const struct exec_kept *kept)
 {
-	const struct policy *p = policy_get();
-	char program[512], log[512];
+	char program[1024];
 	struct report r = {
 		.kept = kept,
 		.path = path,
 		.argv0 = argv && argv[0] ? argv[0] : NULL,
-		.out = 2,
+		.out = -1,
 		.pid = (pid_t)sys_call(SYS_getpid, 0, 0, 0, 0, 0),
 	};
 	long n = sys_call(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", program,
@@ -269,17 +595,7 @@ void report_inherited(const char *path, char *const argv[],
 
 	program[n > 0 ? n : 0] = '\0';
 	r.program = program;
-	if (p->log_off >= 0 && (size_t)p->log_len < sizeof(log)) {
-		memcpy(log, p->text + p->log_off, p->log_len);
-		log[p->log_len] = '\0';
-		r.out = (int)sys_openat(AT_FDCWD, log,
-					O_WRONLY | O_APPEND | O_CREAT |
-						O_CLOEXEC,
-					0600);
-		if (r.out < 0)
-			r.out = 2;
-	}
 	fdtable_for_each(report_fd, &r);
-	if (r.out != 2)
+	if (r.out > 2)
 		sys_close(r.out);
 }

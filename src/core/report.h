@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Audit lines: at an exec or a spawn, one JSON object per line for each fd
- * at 3 and above that the new program would inherit.  Written with one
- * write(2) per line, to stderr or to the policy's log file (opened, with
- * O_APPEND, for each report: the library keeps no fd of its own that a
- * program's "close every fd" loop could take away).
+ * at 3 and above that the new program would inherit.
  *
  *	{"libcloexec":1,"event":"inherit","pid":1234,
  *	 "program":"/usr/bin/lua5.4","exec":"/bin/sh","argv0":"sh",
@@ -21,9 +18,49 @@
  * purpose: inherited, made inheritable by the program itself, dup2'd onto
  * a number it chose, or kept by an inheritance rule (exec.h), which
  * "reason" then names ("named as --status-fd 16"; null otherwise).
+ *
+ * A line is whole JSON, at most REPORT_LINE_MAX bytes with its newline
+ * (so one write(2) of it is atomic on a pipe too).  Strings are copied
+ * as they are where they are UTF-8; every other byte, and every control
+ * byte, becomes \u00XX, one escape per byte: a reader gets the bytes back
+ * by taking each \u0080..\u00ff as one byte, since the characters
+ * U+0080..U+00FF themselves always appear as UTF-8.  A string longer
+ * than its field's share of the line is cut after a whole character or
+ * escape, and the line then ends with "truncated":true.
+ *
+ * Where the lines go (libcloexec(7), report.c): log=PATH, a regular file
+ * opened for each report; log=stderr; log=syslog; by default syslog
+ * (/dev/log), or stderr where there is no syslog socket and stderr is not
+ * a socket.  A setuid or setgid process uses no path and no fd its caller
+ * could have chosen.
  */
 #ifndef CLOEXEC_REPORT_H
 #define CLOEXEC_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define REPORT_LINE_MAX 4096
+
+/* One line's fields; a NULL string is written as null. */
+struct report_record {
+	long long pid, fd;
+	const char *program, *exec, *argv0, *kind, *target;
+	/* Sockets only: each NULL one is left out. */
+	const char *family, *socktype, *local, *peer;
+	const char *created_by;
+	/* caller NULL: these four are left out; else object NULL: three. */
+	const char *caller, *caller_symbol, *caller_object, *caller_offset;
+	const char *reason; /* why an inheritance rule kept it, or NULL */
+	bool deliberate;
+};
+
+/*
+ * The line for *r, newline included, into buf (size at least
+ * REPORT_LINE_MAX); returns its length.  Async-signal-safe.
+ */
+size_t report_format(const struct report_record *r, char *buf, size_t size)
+	__attribute__((visibility("hidden")));
 
 struct exec_kept;
 
