@@ -53,21 +53,27 @@ static const char *chosen(char **argv, char **envp)
 	return out;
 }
 
-static char *fmt(const char *f, int x, int y)
+static char *next_buf(void)
 {
 	static char buf[32][128];
 	static int n;
-	char *s = buf[n++ % 32];
 
-	snprintf(s, 128, f, x, y);
-	return s;
+	return buf[n++ % 32];
 }
+
+/* A macro, so that the compiler checks each format against its numbers. */
+#define fmt(...)                                                              \
+	({                                                                    \
+		char *s_ = next_buf();                                        \
+		snprintf(s_, 128, __VA_ARGS__);                               \
+		s_;                                                           \
+	})
 
 START_TEST(options_ending_in_fd)
 {
-	char *argv1[] = { "dpkg", "--status-fd", fmt("%d", a, 0), "-i", NULL };
-	char *argv2[] = { "dpkg", fmt("--status-fd=%d", a, 0), NULL };
-	char *argv3[] = { "Xvfb", "-displayfd", fmt("%d", a, 0), NULL };
+	char *argv1[] = { "dpkg", "--status-fd", fmt("%d", a), "-i", NULL };
+	char *argv2[] = { "dpkg", fmt("--status-fd=%d", a), NULL };
+	char *argv3[] = { "Xvfb", "-displayfd", fmt("%d", a), NULL };
 	char *argv4[] = { "x", fmt("--pass-fds=%d,%d", a, b), NULL };
 	char *none[] = { NULL };
 	char both[128];
@@ -87,11 +93,11 @@ END_TEST
 
 START_TEST(other_argument_forms)
 {
-	char *argv1[] = { "gpg", fmt("-&%d", a, 0), NULL };
-	char *argv2[] = { "cat", fmt("/dev/fd/%d", a, 0), NULL };
-	char *argv3[] = { "x", fmt("--log=/proc/self/fd/%d", a, 0), NULL };
-	char *argv4[] = { "openssl", "-pass", fmt("fd:%d", a, 0), NULL };
-	char *argv5[] = { "qemu", "-add-fd", fmt("fd=%d,set=1", a, 0), NULL };
+	char *argv1[] = { "gpg", fmt("-&%d", a), NULL };
+	char *argv2[] = { "cat", fmt("/dev/fd/%d", a), NULL };
+	char *argv3[] = { "x", fmt("--log=/proc/self/fd/%d", a), NULL };
+	char *argv4[] = { "openssl", "-pass", fmt("fd:%d", a), NULL };
+	char *argv5[] = { "qemu", "-add-fd", fmt("fd=%d,set=1", a), NULL };
 	char *none[] = { NULL };
 
 	ck_assert_str_eq(chosen(argv1, none), fmt("%d:named as -&%d;", a, a));
@@ -107,14 +113,14 @@ END_TEST
 START_TEST(what_is_not_a_name)
 {
 	/* A value that is not a number, an option not ending in fd. */
-	char *argv1[] = { "x", "--status-fd", "abc", fmt("%d", a, 0), NULL };
-	char *argv2[] = { "x", "--count", fmt("%d", a, 0), NULL };
-	char *argv3[] = { "x", fmt("--status-fd=%dx", a, 0), NULL };
-	char *argv4[] = { "x", fmt("%d", a, 0), NULL };
+	char *argv1[] = { "x", "--status-fd", "abc", fmt("%d", a), NULL };
+	char *argv2[] = { "x", "--count", fmt("%d", a), NULL };
+	char *argv3[] = { "x", fmt("--status-fd=%dx", a), NULL };
+	char *argv4[] = { "x", fmt("%d", a), NULL };
 	char *none[] = { NULL };
-	char *env1[] = { fmt("COUNT=%d", a, 0), NULL };
-	char *env2[] = { fmt("HAPROXY_PIDS=%d", a, 0), NULL };
-	char *env3[] = { fmt("LISTEN_FDS=%d", a, 0), NULL };
+	char *env1[] = { fmt("COUNT=%d", a), NULL };
+	char *env2[] = { fmt("HAPROXY_PIDS=%d", a), NULL };
+	char *env3[] = { fmt("LISTEN_FDS=%d", a), NULL };
 
 	ck_assert_str_eq(chosen(argv1, none), "");
 	ck_assert_str_eq(chosen(argv2, none), "");
@@ -140,7 +146,7 @@ START_TEST(environment_handovers)
 				a, b),
 			    NULL };
 	char *named[] = { fmt("EINHORN_FDS=%d %d", a, b), NULL };
-	char *one[] = { fmt("UWSGI_EMPEROR_FD=%d", a, 0), NULL };
+	char *one[] = { fmt("UWSGI_EMPEROR_FD=%d", a), NULL };
 
 	ck_assert_str_eq(chosen(none, nginx),
 			 fmt("%d:named in NGINX;%d:named in NGINX;", a, b));
@@ -153,19 +159,19 @@ START_TEST(environment_handovers)
 			     a, b));
 	/* Its pid= is not an fd, though here it is one's number. */
 	ck_assert_str_eq(chosen(none, haproxy),
-			 fmt("%d:named in HAPROXY_PROCESSES;", a, 0));
+			 fmt("%d:named in HAPROXY_PROCESSES;", a));
 	ck_assert_str_eq(
 		chosen(none, named),
 		fmt("%d:named in EINHORN_FDS;%d:named in EINHORN_FDS;", a, b));
 	ck_assert_str_eq(chosen(none, one),
-			 fmt("%d:named in UWSGI_EMPEROR_FD;", a, 0));
+			 fmt("%d:named in UWSGI_EMPEROR_FD;", a));
 }
 END_TEST
 
 /* A flag the program set itself is never the library's to clear. */
 START_TEST(own_flag_is_never_chosen)
 {
-	char *argv[] = { "dpkg", "--status-fd", fmt("%d", a, 0), NULL };
+	char *argv[] = { "dpkg", "--status-fd", fmt("%d", a), NULL };
 	char *none[] = { NULL };
 
 	ck_assert_int_eq(fcntl(a, F_SETFD, FD_CLOEXEC), 0);
