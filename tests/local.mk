@@ -72,6 +72,7 @@ IT_TESTS = \
 	tests/it/it_socket \
 	tests/it/race_socket \
 	tests/it/race_spawn \
+	tests/it/race_load \
 	tests/it/it_time64 \
 	tests/seeds/seed003_socket \
 	tests/seeds/seed004_paccept \
@@ -94,6 +95,8 @@ tests_it_race_spawn_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_race_spawn_LDADD = $(IT_LIBS)
 tests_it_race_socket_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_race_socket_LDADD = $(IT_LIBS)
+tests_it_race_load_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_it_race_load_LDADD = $(IT_LIBS)
 tests_it_it_time64_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_time64_LDADD = $(IT_LIBS)
 tests_seeds_seed003_socket_CPPFLAGS = $(TEST_CPPFLAGS)

@@ -494,8 +494,11 @@ static const char *policy_getenv(const char *name)
 }
 
 static struct policy loaded;
-static atomic_int load_state; /* 0: not yet, 1: being loaded, 2: loaded */
-
+/*
+ * 0: not loaded yet; -1: loaded; any other value: being loaded, by a
+ * thread of the process with that pid.
+ */
+static atomic_long load_state;
 /* Decimal, for "file:line" sources. */
 static void put_number(char *buf, unsigned n)
 {
@@ -584,21 +587,26 @@ extern char *program_invocation_short_name;
 
 /*
  * Load it, once.  The first thread here parses into the static policy and
- * publishes the word; the others wait the few microseconds that takes.  A
- * signal handler on the loading thread gets the default policy's word for
- * its call instead of waiting for itself.
+ * publishes the word; the others of its process wait the few microseconds
+ * that takes.  Two callers do not wait, and get the default policy's word
+ * for their call, publishing nothing:
+ *
+ * - a signal handler on the loading thread, which would wait for itself;
+ * - a thread of another process (policy.h says how one gets here), where
+ *   the loader's stores may never arrive.
  */
 uint32_t policy_load(void)
 {
 	struct cloexec_thread *self = thread_self();
 	struct diag errs = { .len = 0 };
-	int expected = 0;
+	long pid = sys_call(SYS_getpid, 0, 0, 0, 0, 0);
+	long expected = 0;
 	const char *text;
 	char exe[512];
 	uint32_t word;
 
-	if (!atomic_compare_exchange_strong(&load_state, &expected, 1)) {
-		if (self->loading_policy)
+	if (!atomic_compare_exchange_strong(&load_state, &expected, pid)) {
+		if (self->loading_policy || (expected != -1 && expected != pid))
 			return POLICY_LOADED | FD_CLASS_DEFAULT;
 		while (!(word = atomic_load_explicit(&policy_hot,
 						      memory_order_acquire)))
@@ -621,7 +629,7 @@ uint32_t policy_load(void)
 	if (text && !strcmp(text, "1"))
 		word |= POLICY_NO_LOCK;
 	atomic_store_explicit(&policy_hot, word, memory_order_release);
-	atomic_store(&load_state, 2);
+	atomic_store(&load_state, -1);
 	self->loading_policy = 0;
 	diag_flush(&errs, 2);
 	return word;
