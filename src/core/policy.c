@@ -625,9 +625,11 @@ uint32_t policy_load(void)
 	policy_settle(&loaded, own_exe(exe, sizeof(exe)),
 		      program_invocation_short_name);
 	word = policy_word_of(&loaded);
+#ifdef CLOEXEC_TEST_SWITCHES
 	text = policy_getenv(POLICY_TEST_NO_LOCK_ENV);
 	if (text && !strcmp(text, "1"))
 		word |= POLICY_NO_LOCK;
+#endif
 	atomic_store_explicit(&policy_hot, word, memory_order_release);
 	atomic_store(&load_state, -1);
 	self->loading_policy = 0;

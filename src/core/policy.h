@@ -40,7 +40,11 @@
 /* Where the policy file is, if not the default (ignored when setuid). */
 #define POLICY_FILE_ENV "CLOEXEC_CONFIG"
 #define POLICY_FILE_DEFAULT SYSCONFDIR "/libcloexec.conf"
-/* Test-only: creators skip the fork lock, so the race test can fail. */
+/*
+ * Test-only: creators skip the fork lock, so the race tests can fail.
+ * Read only by the test build (CLOEXEC_TEST_SWITCHES: tests/local.mk),
+ * never by the library that is installed.
+ */
 #define POLICY_TEST_NO_LOCK_ENV "LIBCLOEXEC_TEST_NO_FORK_LOCK"
 
 enum fd_class {
