@@ -224,6 +224,8 @@ static int keep_path_item(struct policy *p, const char *item, size_t n,
 {
 	if (!n)
 		return report(errs, source, "empty pattern", item, n);
+	if (n > POLICY_PATTERN_MAX)
+		return report(errs, source, "pattern too long", item, n);
 	if (!list_add(p, &p->keep_path, item, n))
 		return report(errs, source, "too many patterns", item, n);
 	return 0;
@@ -249,6 +251,8 @@ static int exempt_item(struct policy *p, const char *item, size_t n,
 	}
 	if (n == (size_t)remove)
 		return report(errs, source, "empty program name", item, n);
+	if (n - remove > POLICY_PATTERN_MAX)
+		return report(errs, source, "pattern too long", item, n);
 	if (!list_add(p, remove ? &p->unexempt_list : &p->exempt_list,
 		      item + remove, n - remove))
 		return report(errs, source, "too many programs", item, n);
@@ -357,52 +361,74 @@ int policy_parse(struct policy *p, const char *text, const char *source,
 }
 
 /*
+ * Does the pattern's one-character item at pat (a literal, '?', or a
+ * '[...]' class) match c?  *len gets the item's length; an unclosed '['
+ * matches nothing.
+ */
+static bool item_matches(const char *pat, const char *end, char c,
+			 size_t *len)
+{
+	const char *close, *p;
+	bool negate, hit = false;
+
+	*len = 1;
+	if (*pat == '?')
+		return true;
+	if (*pat != '[')
+		return *pat == c;
+	close = memchr(pat + 1, ']', end - pat - 1);
+	if (!close)
+		return false;
+	*len = close + 1 - pat;
+	negate = pat[1] == '!' || pat[1] == '^';
+	for (p = pat + 1 + negate; p < close; p++) {
+		if (p + 2 < close && p[1] == '-') {
+			hit |= c >= p[0] && c <= p[2];
+			p += 2;
+		} else {
+			hit |= c == *p;
+		}
+	}
+	return hit != negate;
+}
+
+/*
  * A shell-style pattern match, written here because fnmatch() may
  * allocate in some locales, and this runs inside wrappers.
+ *
+ * Every item but '*' matches one character, so a failed item only ever
+ * needs the last '*' to take one character more: the items before that
+ * star matched as early as they could, which leaves the rest the most
+ * room.  No recursion, no other backtracking: at most (pattern length)
+ * steps per character of s, and both lengths are bounded (policy.h).
  */
 bool policy_glob(const char *pat, size_t len, const char *s)
 {
-	const char *end = pat + len;
+	const char *end = pat + len, *p = pat, *star = NULL;
+	const char *s_start = s, *star_s = NULL;
+	size_t item;
 
-	while (pat < end) {
-		if (*pat == '*') {
-			pat++;
-			do {
-				if (policy_glob(pat, end - pat, s))
-					return true;
-			} while (*s++);
+	if (len > POLICY_PATTERN_MAX)
+		return false;
+	while (*s) {
+		if (s - s_start >= POLICY_SUBJECT_MAX)
 			return false;
-		}
-		if (!*s)
-			return false;
-		if (*pat == '[') {
-			const char *close = memchr(pat + 1, ']', end - pat - 1);
-			bool negate, hit = false;
-			const char *c;
-
-			if (!close)
-				return false;
-			negate = pat[1] == '!' || pat[1] == '^';
-			for (c = pat + 1 + negate; c < close; c++) {
-				if (c + 2 < close && c[1] == '-') {
-					hit |= *s >= c[0] && *s <= c[2];
-					c += 2;
-				} else {
-					hit |= *s == *c;
-				}
-			}
-			if (hit == negate)
-				return false;
-			pat = close + 1;
+		if (p < end && *p == '*') {
+			star = ++p;
+			star_s = s;
+		} else if (p < end && item_matches(p, end, *s, &item)) {
+			p += item;
 			s++;
-			continue;
-		}
-		if (*pat != '?' && *pat != *s)
+		} else if (star) {
+			p = star;
+			s = ++star_s;
+		} else {
 			return false;
-		pat++;
-		s++;
+		}
 	}
-	return !*s;
+	while (p < end && *p == '*')
+		p++;
+	return p == end;
 }
 
 static bool list_match(const struct policy *p, const struct policy_list *l,

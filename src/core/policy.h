@@ -151,7 +151,15 @@ const struct policy *policy_get(void) __attribute__((visibility("hidden")));
 bool policy_keeps_fd(int fd) __attribute__((visibility("hidden")));
 bool policy_keeps_path(const char *path)
 	__attribute__((visibility("hidden")));
-/* A shell-style pattern: '*', '?', '[...]' (no '/' special casing). */
+/*
+ * A shell-style pattern: '*', '?', '[...]' (no '/' special casing), in
+ * time (pattern length) x (length of s) at most, with no allocation.  A
+ * pattern longer than POLICY_PATTERN_MAX (refused when parsed) or an s
+ * longer than POLICY_SUBJECT_MAX matches nothing: the fd is not kept,
+ * the program not exempt (libcloexec(7)).
+ */
+#define POLICY_PATTERN_MAX 256
+#define POLICY_SUBJECT_MAX 4096
 bool policy_glob(const char *pattern, size_t len, const char *s)
 	__attribute__((visibility("hidden")));
 

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,6 +56,61 @@ START_TEST(keep_by_path)
 	ck_assert(!tl_cloexec(kept));
 	ck_assert(tl_cloexec(forced));
 	ck_assert_int_eq(tl_child_sees(kept), 1);
+}
+END_TEST
+
+/*
+ * A bound on CPU time, not alarm(): Check's SIGALRM handler, without
+ * CK_FORK, kills the whole process group, the harness with it.  SIGPROF
+ * kills this process alone, which fails the test.
+ */
+static void cpu_bound(int seconds)
+{
+	struct itimerval t = { .it_value = { .tv_sec = seconds } };
+
+	setitimer(ITIMER_PROF, &t, NULL);
+}
+
+/*
+ * keep-path= five times star-slash, then x: a backtracking matcher spends
+ * seconds on one open() of a long path with many slashes.  The alarm (far
+ * above the 50 ms it must take) fails the test; a path that matches is
+ * still kept, one that does not is not.
+ */
+START_TEST(keep_path_pattern_is_not_exponential)
+{
+	char path[769], dir[] = "/tmp/it_policy.XXXXXX", kept_path[64];
+	int i, fd;
+
+	if (skip())
+		return;
+	for (i = 0; i < 768; i++)
+		path[i] = i % 2 ? 'a' : '/';
+	path[767] = 'y';
+	path[768] = '\0';
+	cpu_bound(2);
+	tl_errno_is(open(path, O_RDONLY), ENOENT);
+	cpu_bound(0);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(kept_path, sizeof(kept_path), "%s/a", dir);
+	ck_assert_int_eq(mkdir(kept_path, 0700), 0);
+	snprintf(kept_path, sizeof(kept_path), "%s/a/b", dir);
+	ck_assert_int_eq(mkdir(kept_path, 0700), 0);
+	snprintf(kept_path, sizeof(kept_path), "%s/a/b/x", dir);
+	fd = open(kept_path, O_RDONLY | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert(!tl_cloexec(fd));
+	unlink(kept_path);
+	snprintf(kept_path, sizeof(kept_path), "%s/x", dir);
+	fd = open(kept_path, O_RDONLY | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert(tl_cloexec(fd));
+	unlink(kept_path);
+	snprintf(kept_path, sizeof(kept_path), "%s/a/b", dir);
+	rmdir(kept_path);
+	snprintf(kept_path, sizeof(kept_path), "%s/a", dir);
+	rmdir(kept_path);
+	rmdir(dir);
 }
 END_TEST
 
@@ -355,6 +412,8 @@ static Suite *policy_suite(void)
 
 	tl_add_env(s, keep_by_number, 1, "CLOEXEC_POLICY=keep=50");
 	tl_add_env(s, keep_by_path, 1, "CLOEXEC_POLICY=keep-path=/dev/nul?");
+	tl_add_env(s, keep_path_pattern_is_not_exponential, 1,
+		   "CLOEXEC_POLICY=keep-path=*/*/*/*/*/x");
 	tl_add_env(s, exempt_program, 1, "CLOEXEC_POLICY=exempt=it_policy");
 	tl_add_env(s, sweep_catches_raw_syscalls, 1,
 		   "CLOEXEC_POLICY=sweep=on");
