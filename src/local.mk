@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-# The shared core: everything a wrapper stands on.  A convenience library,
-# so that the unit tests can link it without the interposed names.
-noinst_LTLIBRARIES += src/libcore.la
-src_libcore_la_SOURCES = \
+# The shared core: everything a wrapper stands on.  Convenience
+# libraries, so that the unit tests can link it without the interposed
+# names.  The policy is apart from the rest: the test build of the library
+# (tests/local.mk) compiles it again with the test-only switches.
+noinst_LTLIBRARIES += src/libcorebase.la
+src_libcorebase_la_SOURCES = \
 	src/core/compat.h \
 	src/core/diag.c src/core/diag.h \
 	src/core/exec.c src/core/exec.h \
@@ -13,7 +15,7 @@ src_libcore_la_SOURCES = \
 	src/core/fdtable.c src/core/fdtable.h \
 	src/core/flags.h \
 	src/core/forklock.c src/core/forklock.h \
-	src/core/policy.c src/core/policy.h \
+	src/core/policy.h \
 	src/core/probe.c src/core/probe.h \
 	src/core/real.c src/core/real.h \
 	src/core/report.c src/core/report.h \
@@ -24,12 +26,16 @@ src_libcore_la_SOURCES = \
 # dependency, loaded into every process (fdreq.c says how cancellation is
 # handled without it).
 LIB_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fasynchronous-unwind-tables
-src_libcore_la_CFLAGS = $(LIB_CFLAGS)
+src_libcorebase_la_CFLAGS = $(LIB_CFLAGS)
 
-# The library: one file per fd family, on top of the core.
-lib_LTLIBRARIES += src/libcloexec.la
-src_libcloexec_la_SOURCES = \
-	src/core/version.c \
+noinst_LTLIBRARIES += src/libcore.la
+src_libcore_la_SOURCES = src/core/policy.c src/core/policy.h
+src_libcore_la_CFLAGS = $(LIB_CFLAGS)
+src_libcore_la_LIBADD = src/libcorebase.la
+
+# The wrappers: one file per fd family.
+noinst_LTLIBRARIES += src/libwrap.la
+src_libwrap_la_SOURCES = \
 	src/wrap/dup.c \
 	src/wrap/event.c \
 	src/wrap/fdflags.c \
@@ -43,8 +49,13 @@ src_libcloexec_la_SOURCES = \
 	src/wrap/specs.h \
 	src/wrap/stdio.c \
 	src/wrap/syscall.c
+src_libwrap_la_CFLAGS = $(LIB_CFLAGS)
+
+# The library: the wrappers on top of the core.
+lib_LTLIBRARIES += src/libcloexec.la
+src_libcloexec_la_SOURCES = src/core/version.c
 src_libcloexec_la_CFLAGS = $(LIB_CFLAGS)
-src_libcloexec_la_LIBADD = src/libcore.la
+src_libcloexec_la_LIBADD = src/libwrap.la src/libcore.la
 # -version-info current:revision:age, the interface being the names in
 # src/entrypoints.def and what they do.  It is not the release number.
 # A release that changes code but no interface: revision + 1.  One that

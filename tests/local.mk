@@ -6,6 +6,8 @@
 # And the sanitized command may run with another library preloaded first.
 AM_TESTS_ENVIRONMENT = \
 	CLOEXEC_LIB='$(abs_top_builddir)/src/.libs/libcloexec.so.0'; \
+	CLOEXEC_TEST_LIB='$(abs_top_builddir)/tests/lib/.libs/libcloexec-test.so'; \
+	export CLOEXEC_TEST_LIB; \
 	CLOEXEC_CMD='$(abs_top_builddir)/src/cloexec'; \
 	CLOEXEC_SAN_LIB='$(SAN_LIB)'; \
 	CLOEXEC_ABSENT='$(CLOEXEC_ABSENT)'; \
@@ -57,6 +59,8 @@ tests_lib_libtest_la_CPPFLAGS = $(AM_CPPFLAGS) $(CHECK_CFLAGS) \
 
 TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/lib $(CHECK_CFLAGS)
 UNIT_LIBS = tests/lib/libtest.la src/libcore.la $(CHECK_LIBS)
+UNIT_TEST_SWITCH_LIBS = tests/lib/libtest.la tests/lib/libcoretest.la \
+	$(CHECK_LIBS)
 IT_LIBS = tests/lib/libtest.la $(CHECK_LIBS)
 
 # Unit tests: the core, linked directly (no interposed names).
@@ -75,7 +79,7 @@ tests_unit_check_flags_LDADD = $(UNIT_LIBS)
 tests_unit_check_forklock_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_check_forklock_LDADD = $(UNIT_LIBS)
 tests_unit_check_policy_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_unit_check_policy_LDADD = $(UNIT_LIBS)
+tests_unit_check_policy_LDADD = $(UNIT_TEST_SWITCH_LIBS)
 tests_unit_check_probe_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_check_probe_LDADD = $(UNIT_LIBS)
 tests_unit_check_real_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -90,6 +94,7 @@ IT_TESTS = \
 	tests/it/it_socket \
 	tests/it/race_socket \
 	tests/it/race_spawn \
+	tests/it/race_load \
 	tests/it/it_time64 \
 	tests/seeds/seed003_socket \
 	tests/seeds/seed004_paccept \
@@ -112,6 +117,8 @@ tests_it_race_spawn_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_race_spawn_LDADD = $(IT_LIBS)
 tests_it_race_socket_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_race_socket_LDADD = $(IT_LIBS)
+tests_it_race_load_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_it_race_load_LDADD = $(IT_LIBS)
 tests_it_it_time64_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_time64_LDADD = $(IT_LIBS)
 tests_seeds_seed003_socket_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -133,6 +140,24 @@ tests_seeds_seed010_pipe2_nonblock_LDADD = $(IT_LIBS)
 
 TESTS += $(UNIT_TESTS) $(IT_TESTS)
 endif
+
+# The test build of the library: the same, with the test-only switches
+# (LIBCLOEXEC_TEST_NO_FORK_LOCK) honoured, for the race tests' phase with
+# the lock off.  Built by make check only: the library that is installed
+# has no switch, nor its name (tests/cmd/exports.test).
+check_LTLIBRARIES += tests/lib/libcoretest.la
+tests_lib_libcoretest_la_SOURCES = src/core/policy.c src/core/policy.h
+tests_lib_libcoretest_la_CPPFLAGS = $(AM_CPPFLAGS) -DCLOEXEC_TEST_SWITCHES=1
+tests_lib_libcoretest_la_CFLAGS = $(LIB_CFLAGS)
+tests_lib_libcoretest_la_LIBADD = src/libcorebase.la
+check_LTLIBRARIES += tests/lib/libcloexec-test.la
+tests_lib_libcloexec_test_la_SOURCES = src/core/version.c
+tests_lib_libcloexec_test_la_CFLAGS = $(LIB_CFLAGS)
+tests_lib_libcloexec_test_la_LIBADD = src/libwrap.la tests/lib/libcoretest.la
+tests_lib_libcloexec_test_la_LDFLAGS = -module -avoid-version \
+	-rpath /nowhere -no-undefined \
+	-Wl,--version-script=src/libcloexec.map
+EXTRA_tests_lib_libcloexec_test_la_DEPENDENCIES = src/libcloexec.map
 
 check_PROGRAMS += tests/lib/mkfd tests/lib/holdfds
 tests_lib_mkfd_SOURCES = tests/lib/mkfd.c

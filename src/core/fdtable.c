@@ -291,30 +291,67 @@ static int sweep_one(int fd, void *policy_keeps)
 #define CLOSE_RANGE_CLOEXEC (1u << 2)
 #endif
 
+/* The first fd from fd up, below limit, that the table keeps; or limit. */
+static unsigned next_table_kept(unsigned fd, unsigned limit)
+{
+	uint8_t *chunk;
+
+	while (fd < limit) {
+		chunk = atomic_load_explicit(
+			&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
+			memory_order_acquire);
+		if (!chunk) {
+			fd = ((fd >> FDT_CHUNK_SHIFT) + 1) << FDT_CHUNK_SHIFT;
+			continue;
+		}
+		if (chunk[fd & (FDT_CHUNK - 1)] & (FDT_KEEP | FDT_INHERITED))
+			return fd;
+		fd++;
+	}
+	return limit;
+}
+
 /*
- * The kept fds split the numbers from 3 up into ranges, each marked with
+ * The kept fds split the numbers from 3 up into gaps, each marked with
  * one close_range(); the kept ones are those in the mapped chunks and the
- * policy's keep= ranges.  False if the kernel has no CLOSE_RANGE_CLOEXEC.
+ * policy's keep= ranges.  The walk goes from one kept fd or range to the
+ * next, so it costs the table's mapped bytes and the ranges, never the
+ * numbers a range spans (keep=100-999999999 is one step).  False if the
+ * kernel has no CLOSE_RANGE_CLOEXEC.
  */
 static bool sweep_ranges(bool policy_keeps)
 {
 	const struct policy *p = policy_keeps ? policy_get() : NULL;
-	unsigned first = 3, limit = 0, fd, i;
+	unsigned first = 3, limit = 0, fd, next, end, lo, i;
+	bool found;
 
 	for (i = 0; i < FDT_CHUNKS; i++)
 		if (atomic_load_explicit(&fdtable_chunks[i],
 					 memory_order_acquire))
 			limit = (i + 1) * FDT_CHUNK;
-	for (i = 0; p && i < p->nkeep; i++)
-		if ((unsigned)p->keep[i].hi + 1 > limit)
-			limit = (unsigned)p->keep[i].hi + 1;
-	for (fd = 3; fd < limit; fd++) {
-		if (!kept((int)fd, policy_keeps))
-			continue;
-		if (fd > first && sys_call(SYS_close_range, first, fd - 1,
-					   CLOSE_RANGE_CLOEXEC, 0, 0) < 0)
+	for (fd = 3;; fd = first = end) {
+		next = next_table_kept(fd, limit);
+		found = next < limit;
+		end = next + 1;
+		/* A range that starts first, or longer at the same fd. */
+		for (i = 0; p && i < p->nkeep; i++) {
+			if ((unsigned)p->keep[i].hi < fd)
+				continue;
+			lo = (unsigned)p->keep[i].lo < fd ?
+				     fd :
+				     (unsigned)p->keep[i].lo;
+			if (!found || lo < next ||
+			    (lo == next && (unsigned)p->keep[i].hi + 1 > end)) {
+				next = lo;
+				end = (unsigned)p->keep[i].hi + 1;
+				found = true;
+			}
+		}
+		if (!found)
+			break;
+		if (next > first && sys_call(SYS_close_range, first, next - 1,
+					     CLOSE_RANGE_CLOEXEC, 0, 0) < 0)
 			return false;
-		first = fd + 1;
 	}
 	return sys_call(SYS_close_range, first, ~0u, CLOSE_RANGE_CLOEXEC, 0,
 			0) == 0;

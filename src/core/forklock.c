@@ -61,7 +61,20 @@ static void room_wake(uint32_t now)
 	}
 }
 
-static void creator_enter(void)
+/*
+ * A process that no fork child handler saw (a clone the library does not
+ * see, or a vfork child) has a room that is a copy, counting threads that
+ * are not here, or its parent's.  It waits for no one: a copy starts
+ * with its one thread, and a vfork child's fds are in a table that only
+ * it can copy.  Asked only before sleeping, so the lock costs no system
+ * call when it does not wait.
+ */
+static bool foreign_process(void)
+{
+	return forklock_in_vfork_child();
+}
+
+static bool creator_enter(void)
 {
 	uint32_t v = atomic_load_explicit(&forklock_room, memory_order_relaxed);
 
@@ -70,9 +83,11 @@ static void creator_enter(void)
 			if (atomic_compare_exchange_weak_explicit(
 				    &forklock_room, &v, v + ROOM_CREATOR,
 				    memory_order_acquire, memory_order_relaxed))
-				return;
+				return true;
 			continue;
 		}
+		if (foreign_process())
+			return false;
 		room_sleep(v);
 		v = atomic_load_explicit(&forklock_room, memory_order_relaxed);
 	}
@@ -88,7 +103,7 @@ static void creator_exit(void)
 		room_wake(v);
 }
 
-static void spawner_enter(void)
+static bool spawner_enter(void)
 {
 	uint32_t v = atomic_load_explicit(&forklock_room, memory_order_relaxed);
 
@@ -99,9 +114,11 @@ static void spawner_enter(void)
 			if (atomic_compare_exchange_weak_explicit(
 				    &forklock_room, &v, in,
 				    memory_order_acquire, memory_order_relaxed))
-				return;
+				return true;
 			continue;
 		}
+		if (foreign_process())
+			return false;
 		/* Hold new creators off, or a steady stream starves us. */
 		if (!(v & ROOM_SPAWN_WANTED)) {
 			if (!atomic_compare_exchange_weak_explicit(
@@ -135,6 +152,9 @@ void forklock_enter(enum forklock_side side)
 {
 	struct cloexec_thread *self = thread_self();
 
+	/* No child of this process while it loads the policy: policy.h. */
+	if (side == FORKLOCK_SPAWN)
+		policy_word();
 	if (self->lock_depth++)
 		return;
 	if (side == FORKLOCK_CREATE && (policy_word() & POLICY_NO_LOCK)) {
@@ -142,10 +162,8 @@ void forklock_enter(enum forklock_side side)
 		return;
 	}
 	self->lock_side = side;
-	if (side == FORKLOCK_CREATE)
-		creator_enter();
-	else
-		spawner_enter();
+	if (!(side == FORKLOCK_CREATE ? creator_enter() : spawner_enter()))
+		self->lock_side = 0;
 }
 
 void forklock_exit(void)

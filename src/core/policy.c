@@ -228,6 +228,8 @@ static int keep_path_item(struct policy *p, const char *item, size_t n,
 {
 	if (!n)
 		return report(errs, source, "empty pattern", item, n);
+	if (n > POLICY_PATTERN_MAX)
+		return report(errs, source, "pattern too long", item, n);
 	if (!list_add(p, &p->keep_path, item, n))
 		return report(errs, source, "too many patterns", item, n);
 	return 0;
@@ -253,6 +255,8 @@ static int exempt_item(struct policy *p, const char *item, size_t n,
 	}
 	if (n == (size_t)remove)
 		return report(errs, source, "empty program name", item, n);
+	if (n - remove > POLICY_PATTERN_MAX)
+		return report(errs, source, "pattern too long", item, n);
 	if (!list_add(p, remove ? &p->unexempt_list : &p->exempt_list,
 		      item + remove, n - remove))
 		return report(errs, source, "too many programs", item, n);
@@ -364,52 +368,74 @@ int policy_parse(struct policy *p, const char *text, const char *source,
 }
 
 /*
+ * Does the pattern's one-character item at pat (a literal, '?', or a
+ * '[...]' class) match c?  *len gets the item's length; an unclosed '['
+ * matches nothing.
+ */
+static bool item_matches(const char *pat, const char *end, char c,
+			 size_t *len)
+{
+	const char *close, *p;
+	bool negate, hit = false;
+
+	*len = 1;
+	if (*pat == '?')
+		return true;
+	if (*pat != '[')
+		return *pat == c;
+	close = memchr(pat + 1, ']', end - pat - 1);
+	if (!close)
+		return false;
+	*len = close + 1 - pat;
+	negate = pat[1] == '!' || pat[1] == '^';
+	for (p = pat + 1 + negate; p < close; p++) {
+		if (p + 2 < close && p[1] == '-') {
+			hit |= c >= p[0] && c <= p[2];
+			p += 2;
+		} else {
+			hit |= c == *p;
+		}
+	}
+	return hit != negate;
+}
+
+/*
  * A shell-style pattern match, written here because fnmatch() may
  * allocate in some locales, and this runs inside wrappers.
+ *
+ * Every item but '*' matches one character, so a failed item only ever
+ * needs the last '*' to take one character more: the items before that
+ * star matched as early as they could, which leaves the rest the most
+ * room.  No recursion, no other backtracking: at most (pattern length)
+ * steps per character of s, and both lengths are bounded (policy.h).
  */
 bool policy_glob(const char *pat, size_t len, const char *s)
 {
-	const char *end = pat + len;
+	const char *end = pat + len, *p = pat, *star = NULL;
+	const char *s_start = s, *star_s = NULL;
+	size_t item;
 
-	while (pat < end) {
-		if (*pat == '*') {
-			pat++;
-			do {
-				if (policy_glob(pat, end - pat, s))
-					return true;
-			} while (*s++);
+	if (len > POLICY_PATTERN_MAX)
+		return false;
+	while (*s) {
+		if (s - s_start >= POLICY_SUBJECT_MAX)
 			return false;
-		}
-		if (!*s)
-			return false;
-		if (*pat == '[') {
-			const char *close = memchr(pat + 1, ']', end - pat - 1);
-			bool negate, hit = false;
-			const char *c;
-
-			if (!close)
-				return false;
-			negate = pat[1] == '!' || pat[1] == '^';
-			for (c = pat + 1 + negate; c < close; c++) {
-				if (c + 2 < close && c[1] == '-') {
-					hit |= *s >= c[0] && *s <= c[2];
-					c += 2;
-				} else {
-					hit |= *s == *c;
-				}
-			}
-			if (hit == negate)
-				return false;
-			pat = close + 1;
+		if (p < end && *p == '*') {
+			star = ++p;
+			star_s = s;
+		} else if (p < end && item_matches(p, end, *s, &item)) {
+			p += item;
 			s++;
-			continue;
-		}
-		if (*pat != '?' && *pat != *s)
+		} else if (star) {
+			p = star;
+			s = ++star_s;
+		} else {
 			return false;
-		pat++;
-		s++;
+		}
 	}
-	return !*s;
+	while (p < end && *p == '*')
+		p++;
+	return p == end;
 }
 
 static bool list_match(const struct policy *p, const struct policy_list *l,
@@ -501,8 +527,11 @@ static const char *policy_getenv(const char *name)
 }
 
 static struct policy loaded;
-static atomic_int load_state; /* 0: not yet, 1: being loaded, 2: loaded */
-
+/*
+ * 0: not loaded yet; -1: loaded; any other value: being loaded, by a
+ * thread of the process with that pid.
+ */
+static atomic_long load_state;
 /* Decimal, for "file:line" sources. */
 static void put_number(char *buf, unsigned n)
 {
@@ -638,21 +667,26 @@ static const char *program_name(const char *exe, char *buf, size_t size)
 
 /*
  * Load it, once.  The first thread here parses into the static policy and
- * publishes the word; the others wait the few microseconds that takes.  A
- * signal handler on the loading thread gets the default policy's word for
- * its call instead of waiting for itself.
+ * publishes the word; the others of its process wait the few microseconds
+ * that takes.  Two callers do not wait, and get the default policy's word
+ * for their call, publishing nothing:
+ *
+ * - a signal handler on the loading thread, which would wait for itself;
+ * - a thread of another process (policy.h says how one gets here), where
+ *   the loader's stores may never arrive.
  */
 uint32_t policy_load(void)
 {
 	struct cloexec_thread *self = thread_self();
 	struct diag errs = { .len = 0 };
-	int expected = 0;
+	long pid = sys_call(SYS_getpid, 0, 0, 0, 0, 0);
+	long expected = 0;
 	const char *text, *exe_path;
 	char exe[512], applet[256];
 	uint32_t word;
 
-	if (!atomic_compare_exchange_strong(&load_state, &expected, 1)) {
-		if (self->loading_policy)
+	if (!atomic_compare_exchange_strong(&load_state, &expected, pid)) {
+		if (self->loading_policy || (expected != -1 && expected != pid))
 			return POLICY_LOADED | FD_CLASS_DEFAULT;
 		while (!(word = atomic_load_explicit(&policy_hot,
 						      memory_order_acquire)))
@@ -672,11 +706,13 @@ uint32_t policy_load(void)
 	policy_settle(&loaded, exe_path,
 		      program_name(exe_path, applet, sizeof(applet)));
 	word = policy_word_of(&loaded);
+#ifdef CLOEXEC_TEST_SWITCHES
 	text = policy_getenv(POLICY_TEST_NO_LOCK_ENV);
 	if (text && !strcmp(text, "1"))
 		word |= POLICY_NO_LOCK;
+#endif
 	atomic_store_explicit(&policy_hot, word, memory_order_release);
-	atomic_store(&load_state, 2);
+	atomic_store(&load_state, -1);
 	self->loading_policy = 0;
 	diag_flush(&errs, 2);
 	return word;

@@ -10,6 +10,21 @@
  * first call and never changed after.  The rest (lists, paths) is read
  * at exec time and by the few calls that need it, after the word says the
  * policy is loaded.
+ *
+ * Loading and starting programs: every child works, whenever it was made.
+ * A waiter for the load waits only for a loader of its own process, which
+ * runs on and finishes.  So every way of starting a program that the
+ * library sees (fork's prepare handler, _Fork, vfork, posix_spawn,
+ * system, popen, exec, syscall() of a clone) settles the policy first:
+ * no child of this process is copied, nor shares its memory, while
+ * another of its threads is loading.  Two ways are left:
+ *
+ * - the loading thread itself forks, from a signal handler: the child is
+ *   a copy of that thread, which finishes the load there too;
+ * - a clone the library does not see (libc's clone(), the clone system
+ *   call in assembly) copies a process while it loads: in the child the
+ *   word stays unset, and each call gets the default policy's word
+ *   without waiting (policy_load).
  */
 #ifndef CLOEXEC_POLICY_H
 #define CLOEXEC_POLICY_H
@@ -25,7 +40,11 @@
 /* Where the policy file is, if not the default (ignored when setuid). */
 #define POLICY_FILE_ENV "CLOEXEC_CONFIG"
 #define POLICY_FILE_DEFAULT SYSCONFDIR "/libcloexec.conf"
-/* Test-only: creators skip the fork lock, so the race test can fail. */
+/*
+ * Test-only: creators skip the fork lock, so the race tests can fail.
+ * Read only by the test build (CLOEXEC_TEST_SWITCHES: tests/local.mk),
+ * never by the library that is installed.
+ */
 #define POLICY_TEST_NO_LOCK_ENV "LIBCLOEXEC_TEST_NO_FORK_LOCK"
 
 enum fd_class {
@@ -132,7 +151,15 @@ const struct policy *policy_get(void) __attribute__((visibility("hidden")));
 bool policy_keeps_fd(int fd) __attribute__((visibility("hidden")));
 bool policy_keeps_path(const char *path)
 	__attribute__((visibility("hidden")));
-/* A shell-style pattern: '*', '?', '[...]' (no '/' special casing). */
+/*
+ * A shell-style pattern: '*', '?', '[...]' (no '/' special casing), in
+ * time (pattern length) x (length of s) at most, with no allocation.  A
+ * pattern longer than POLICY_PATTERN_MAX (refused when parsed) or an s
+ * longer than POLICY_SUBJECT_MAX matches nothing: the fd is not kept,
+ * the program not exempt (libcloexec(7)).
+ */
+#define POLICY_PATTERN_MAX 256
+#define POLICY_SUBJECT_MAX 4096
 bool policy_glob(const char *pattern, size_t len, const char *s)
 	__attribute__((visibility("hidden")));
 

@@ -238,6 +238,8 @@ void *cloexec_vfork_target(void) __attribute__((used, visibility("hidden")));
 
 void *cloexec_vfork_target(void)
 {
+	/* The child shares this memory: no load half done in it (policy.h). */
+	policy_word();
 	if (cap_fallback_seen())
 		return (void *)REAL(fork);
 	return (void *)REAL(vfork);

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <sched.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/export.h"
+#include "core/forklock.h"
 #include "core/real.h"
 #include "core/sys.h"
 #include "specs.h"
@@ -426,6 +428,27 @@ static long translate_socketcall(long a[6], void *caller)
 }
 #endif
 
+/*
+ * A child that is a copy of this process (no CLONE_VM) is a fork: the
+ * lock's work of the atfork handlers, done around it as for _Fork.
+ */
+static long translate_fork(long nr, long a[6])
+{
+	long ret;
+
+	if (nr == SYS_clone && (a[0] & CLONE_VM)) {
+		policy_word();
+		return call(nr, a);
+	}
+	forklock_prepare();
+	ret = call(nr, a);
+	if (ret == 0)
+		forklock_child();
+	else
+		forklock_parent();
+	return ret;
+}
+
 CLOEXEC_EXPORT SIX_ARGS long syscall(long nr, ...)
 {
 	const struct sys_rule *r;
@@ -469,6 +492,23 @@ CLOEXEC_EXPORT SIX_ARGS long syscall(long nr, ...)
 		if ((int)a[0] != -1)
 			return call(nr, a);
 		break;
+	case SYS_clone:
+#ifdef SYS_fork
+	case SYS_fork:
+#endif
+		return translate_fork(nr, a);
+	/*
+	 * Memory shared with the child, or (clone3) flags in the caller's
+	 * memory: the policy settled first is what can be done (policy.h).
+	 */
+#ifdef SYS_clone3
+	case SYS_clone3:
+#endif
+#ifdef SYS_vfork
+	case SYS_vfork:
+#endif
+		policy_word();
+		return call(nr, a);
 	}
 	r = rule_for(nr);
 	if (!r || passes_through(nr, a))

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,6 +59,61 @@ START_TEST(keep_by_path)
 }
 END_TEST
 
+/*
+ * A bound on CPU time, not alarm(): Check's SIGALRM handler, without
+ * CK_FORK, kills the whole process group, the harness with it.  SIGPROF
+ * kills this process alone, which fails the test.
+ */
+static void cpu_bound(int seconds)
+{
+	struct itimerval t = { .it_value = { .tv_sec = seconds } };
+
+	setitimer(ITIMER_PROF, &t, NULL);
+}
+
+/*
+ * keep-path= five times star-slash, then x: a backtracking matcher spends
+ * seconds on one open() of a long path with many slashes.  The CPU-time
+ * bound (far above the 50 ms it must take) fails the test; a path that
+ * matches is still kept, one that does not is not.
+ */
+START_TEST(keep_path_pattern_is_not_exponential)
+{
+	char path[769], dir[] = "/tmp/it_policy.XXXXXX", kept_path[64];
+	int i, fd;
+
+	if (skip())
+		return;
+	for (i = 0; i < 768; i++)
+		path[i] = i % 2 ? 'a' : '/';
+	path[767] = 'y';
+	path[768] = '\0';
+	cpu_bound(2);
+	tl_errno_is(open(path, O_RDONLY), ENOENT);
+	cpu_bound(0);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(kept_path, sizeof(kept_path), "%s/a", dir);
+	ck_assert_int_eq(mkdir(kept_path, 0700), 0);
+	snprintf(kept_path, sizeof(kept_path), "%s/a/b", dir);
+	ck_assert_int_eq(mkdir(kept_path, 0700), 0);
+	snprintf(kept_path, sizeof(kept_path), "%s/a/b/x", dir);
+	fd = open(kept_path, O_RDONLY | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert(!tl_cloexec(fd));
+	unlink(kept_path);
+	snprintf(kept_path, sizeof(kept_path), "%s/x", dir);
+	fd = open(kept_path, O_RDONLY | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert(tl_cloexec(fd));
+	unlink(kept_path);
+	snprintf(kept_path, sizeof(kept_path), "%s/a/b", dir);
+	rmdir(kept_path);
+	snprintf(kept_path, sizeof(kept_path), "%s/a", dir);
+	rmdir(kept_path);
+	rmdir(dir);
+}
+END_TEST
+
 /* The test program itself is exempt: nothing forced, flags still work. */
 START_TEST(exempt_program)
 {
@@ -90,6 +147,62 @@ START_TEST(sweep_catches_raw_syscalls)
 	ck_assert_int_eq(tl_child_sees(unseen), 0);
 	ck_assert_int_eq(tl_child_sees(kept), 1);
 	ck_assert_int_eq(tl_child_sees(target), 1);
+}
+END_TEST
+
+/*
+ * fdreport exec'd with CPU time bounded: the sweep runs in the child, at
+ * its exec, and a sweep that walked every number of keep=100-999999999
+ * (2 s) gets the child killed.  True if it ran and exited 0.
+ */
+static bool exec_within_cpu_bound(void)
+{
+	struct itimerval t = { .it_value = { .tv_usec = 500000 } };
+	int status, devnull = open("/dev/null", O_WRONLY);
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		dup2(devnull, 1);
+		setitimer(ITIMER_PROF, &t, NULL);
+		execl(getenv("FDREPORT"), "fdreport", (char *)NULL);
+		_exit(127);
+	}
+	close(devnull);
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0;
+}
+
+/* path opened at fd by system calls no wrapper sees. */
+static int raw_open_at(const char *path, int fd)
+{
+	int tmp = (int)sys_openat(AT_FDCWD, path, O_RDONLY, 0);
+
+	ck_assert_int_ge(tmp, 3);
+	ck_assert_int_eq(sys_call(SYS_dup3, tmp, fd, 0, 0, 0), fd);
+	sys_close(tmp);
+	return fd;
+}
+
+/*
+ * A wide keep= range: the sweep's cost follows the fds, and it still
+ * marks those below the range and keeps those in it.
+ */
+START_TEST(sweep_with_a_wide_keep_range)
+{
+	int unseen, in_range, far_in_range;
+
+	if (skip())
+		return;
+	/* Three files (tl_child_sees looks for the file), none seen. */
+	unseen = (int)sys_openat(AT_FDCWD, "/dev/null", O_RDONLY, 0);
+	ck_assert_int_ge(unseen, 3);
+	in_range = raw_open_at("/dev/zero", 100);
+	far_in_range = raw_open_at("/dev/full", 5000);
+	ck_assert(exec_within_cpu_bound());
+	ck_assert_int_eq(tl_child_sees(unseen), 0);
+	ck_assert_int_eq(tl_child_sees(in_range), 1);
+	ck_assert_int_eq(tl_child_sees(far_in_range), 1);
+	ck_assert(!tl_cloexec(in_range));
 }
 END_TEST
 
@@ -355,9 +468,13 @@ static Suite *policy_suite(void)
 
 	tl_add_env(s, keep_by_number, 1, "CLOEXEC_POLICY=keep=50");
 	tl_add_env(s, keep_by_path, 1, "CLOEXEC_POLICY=keep-path=/dev/nul?");
+	tl_add_env(s, keep_path_pattern_is_not_exponential, 1,
+		   "CLOEXEC_POLICY=keep-path=*/*/*/*/*/x");
 	tl_add_env(s, exempt_program, 1, "CLOEXEC_POLICY=exempt=it_policy");
 	tl_add_env(s, sweep_catches_raw_syscalls, 1,
 		   "CLOEXEC_POLICY=sweep=on");
+	tl_add_env(s, sweep_with_a_wide_keep_range, 1,
+		   "CLOEXEC_POLICY=sweep=on keep=100-999999999");
 	tl_add(s, no_sweep_by_default);
 	tl_add_env(s, scope_process_leaves_children_alone, 1,
 		   "CLOEXEC_POLICY=scope=process");

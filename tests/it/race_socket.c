@@ -83,8 +83,7 @@ static int phase(double seconds, bool until_leak)
 	atomic_store(&stop, 1);
 	for (i = 0; i < CREATORS; i++)
 		pthread_join(th[i], NULL);
-	printf("race: %s: %d forks, %d sockets leaked\n",
-	       getenv(POLICY_TEST_NO_LOCK_ENV) ? "lock off" : "lock on",
+	printf("race: %s: %d forks, %d sockets leaked\n", getenv("RACE_PHASE"),
 	       forks, leaks);
 	return leaks ? 1 : 0;
 }

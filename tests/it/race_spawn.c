@@ -355,8 +355,7 @@ static int phase(double seconds, bool until_leak)
 		pthread_join(spawners[i], NULL);
 	for (i = 0; i < CREATORS; i++)
 		pthread_join(creators[i], NULL);
-	printf("race (%s):", getenv(POLICY_TEST_NO_LOCK_ENV) ? "lock off"
-							     : "lock on");
+	printf("race (%s):", getenv("RACE_PHASE"));
 	for (i = 0; i < METHODS; i++)
 		printf(" %s %ld/%ld%s", method_names[i], leaks[i], runs[i],
 		       i + 1 < METHODS ? "," : "\n");

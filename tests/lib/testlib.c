@@ -83,24 +83,29 @@ static bool wanted(const char *name, const char *env)
 	return false;
 }
 
-void tl_set_preload(bool on)
+/* LD_PRELOAD for the library that the variable lib_var names. */
+static void set_preload_of(const char *lib_var)
 {
-	const char *lib = getenv("CLOEXEC_LIB");
+	const char *lib = getenv(lib_var);
 	const char *san = getenv("CLOEXEC_SAN_LIB");
 	char value[4096];
 
-	if (!on) {
-		unsetenv("LD_PRELOAD");
-		return;
-	}
 	if (!lib) {
-		fputs("testlib: CLOEXEC_LIB is not set\n", stderr);
+		fprintf(stderr, "testlib: %s is not set\n", lib_var);
 		exit(99);
 	}
 	/* A sanitized library needs the sanitizer runtime loaded first. */
 	snprintf(value, sizeof(value), "%s%s%s", san && *san ? san : "",
 		 san && *san ? " " : "", lib);
 	setenv("LD_PRELOAD", value, 1);
+}
+
+void tl_set_preload(bool on)
+{
+	if (on)
+		set_preload_of("CLOEXEC_LIB");
+	else
+		unsetenv("LD_PRELOAD");
 }
 
 /* The tests a suite registered with tl_add(), for the driver. */
@@ -432,6 +437,10 @@ int tl_received_fd(struct msghdr *msg)
 	return fd;
 }
 
+/*
+ * The switch is set in both phases: the library that is installed must
+ * ignore it (no leak), and the test build honour it (leaks).
+ */
 static int run_phase(char **argv, bool lock)
 {
 	int status;
@@ -440,9 +449,9 @@ static int run_phase(char **argv, bool lock)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		setenv("RACE_PHASE", "1", 1);
-		if (!lock)
-			setenv(POLICY_TEST_NO_LOCK_ENV, "1", 1);
+		setenv("RACE_PHASE", lock ? "lock on" : "lock off", 1);
+		setenv(POLICY_TEST_NO_LOCK_ENV, "1", 1);
+		set_preload_of(lock ? "CLOEXEC_LIB" : "CLOEXEC_TEST_LIB");
 		execv("/proc/self/exe", argv);
 		_exit(99);
 	}
@@ -456,14 +465,15 @@ int tl_race_main(char **argv, int (*phase)(double seconds, bool until_leak),
 {
 	int locked, unlocked;
 
-	if (getenv("RACE_PHASE")) {
-		bool off = getenv(POLICY_TEST_NO_LOCK_ENV) != NULL;
+	const char *name = getenv("RACE_PHASE");
+
+	if (name) {
+		bool off = !strcmp(name, "lock off");
 
 		return phase(off ? off_seconds : on_seconds, off);
 	}
 	if (!oldkernel_supported())
 		return 77;
-	tl_set_preload(true);
 	locked = run_phase(argv, true);
 	unlocked = run_phase(argv, false);
 	if (locked != 0)

@@ -103,10 +103,12 @@ void tl_close_from(int lowfd);
 
 /*
  * A race test's main.  Each phase runs in this program again (argv), with
- * RACE_PHASE set and, the second time, the library's fork lock switched
- * off: phase(on_seconds, false) must find no leak (exit 0), and
- * phase(off_seconds, true), looking until its first leak, must find one
- * (exit 1), or the test is blind.  leaked and blind are the FAIL lines.
+ * RACE_PHASE set to "lock on" or "lock off" and the test-only switch that
+ * turns the fork lock off set both times.  The installed library ignores
+ * it: phase(on_seconds, false) must find no leak (exit 0).  The test
+ * build of the library (CLOEXEC_TEST_LIB) honours it: phase(off_seconds,
+ * true), looking until its first leak, must find one (exit 1), or the
+ * test is blind.  leaked and blind are the FAIL lines.
  */
 int tl_race_main(char **argv, int (*phase)(double seconds, bool until_leak),
 		 double on_seconds, double off_seconds, const char *leaked,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "testlib.h"
@@ -196,6 +197,97 @@ START_TEST(glob)
 	ck_assert(policy_glob("[a-c]*", 6, "cat"));
 	ck_assert(policy_glob("*.sock", 6, "/run/x.sock"));
 	ck_assert(!policy_glob("*.sock", 6, "/run/x.socket"));
+	ck_assert(policy_glob("*a*b", 4, "xaxxbab"));
+	ck_assert(!policy_glob("*a*b", 4, "xaxxbaba"));
+	ck_assert(policy_glob("**", 2, ""));
+	ck_assert(!policy_glob("?", 1, ""));
+	ck_assert(!policy_glob("[ab", 3, "a"));
+	ck_assert(!policy_glob("*[ab", 4, "xa"));
+	ck_assert(policy_glob("[!]x", 4, "yx"));
+}
+END_TEST
+
+/*
+ * A bound on CPU time, not alarm(): Check's SIGALRM handler, without
+ * CK_FORK, kills the whole process group, the harness with it.  SIGPROF
+ * kills this process alone, which fails the test.
+ */
+static void cpu_bound(int seconds)
+{
+	struct itimerval t = { .it_value = { .tv_sec = seconds } };
+
+	setitimer(ITIMER_PROF, &t, NULL);
+}
+
+/* "/a/a/.../a/y": n bytes, every other one a '/', no x at the end. */
+static char *slashes(size_t n, char last)
+{
+	char *s = malloc(n + 1);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s[i] = i % 2 ? 'a' : '/';
+	s[n - 1] = last;
+	s[n] = '\0';
+	return s;
+}
+
+/*
+ * A backtracking matcher takes seconds to minutes over this; the bound is
+ * the CPU timer, far above the 50 ms it must take, so that a slow machine or
+ * valgrind does not fail it and an exponential matcher does.
+ */
+START_TEST(glob_is_not_exponential)
+{
+	static const char pat[] = "*/*/*/*/*/x";
+	char *s = slashes(1024, 'y');
+
+	cpu_bound(2);
+	ck_assert(!policy_glob(pat, strlen(pat), s));
+	s[1023] = 'x';
+	s[1022] = '/';
+	ck_assert(policy_glob(pat, strlen(pat), s));
+	cpu_bound(0);
+	free(s);
+}
+END_TEST
+
+START_TEST(glob_bounds)
+{
+	char pat[POLICY_PATTERN_MAX + 2], *s;
+
+	memset(pat, '*', sizeof(pat));
+	ck_assert(policy_glob(pat, POLICY_PATTERN_MAX, "abc"));
+	ck_assert(!policy_glob(pat, POLICY_PATTERN_MAX + 1, "abc"));
+	s = slashes(POLICY_SUBJECT_MAX, 'x');
+	ck_assert(policy_glob("*x", 2, s));
+	free(s);
+	s = slashes(POLICY_SUBJECT_MAX + 1, 'x');
+	ck_assert(!policy_glob("*x", 2, s));
+	ck_assert(!policy_glob("*", 1, s));
+	free(s);
+}
+END_TEST
+
+START_TEST(long_patterns_are_refused)
+{
+	char text[POLICY_PATTERN_MAX + 32];
+	struct diag errs = { .len = 0 };
+	struct policy p;
+	int bad;
+
+	memcpy(text, "keep-path=", 10);
+	memset(text + 10, '*', POLICY_PATTERN_MAX + 1);
+	text[10 + POLICY_PATTERN_MAX + 1] = '\0';
+	p = parsed(text, &bad, &errs);
+	ck_assert_int_eq(bad, 1);
+	ck_assert_uint_eq(p.keep_path.n, 0);
+	ck_assert(memmem(errs.buf, errs.len, "pattern too long", 16));
+	text[10 + POLICY_PATTERN_MAX] = '\0';
+	errs.len = 0;
+	p = parsed(text, &bad, &errs);
+	ck_assert_int_eq(bad, 0);
+	ck_assert_uint_eq(p.keep_path.n, 1);
 }
 END_TEST
 
@@ -373,6 +465,9 @@ int main(void)
 	tcase_add_test(tc, modes_report_sweep_scope_log);
 	tcase_add_test(tc, keep_lists);
 	tcase_add_test(tc, glob);
+	tcase_add_test(tc, glob_is_not_exponential);
+	tcase_add_test(tc, glob_bounds);
+	tcase_add_test(tc, long_patterns_are_refused);
 	tcase_add_test(tc, exempt_programs);
 	tcase_add_test(tc, load_from_file);
 	tcase_add_test(tc, long_file_is_read_to_its_last_whole_line);
