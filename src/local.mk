@@ -13,6 +13,7 @@ src_libcore_la_SOURCES = \
 	src/core/fdtable.c src/core/fdtable.h \
 	src/core/flags.h \
 	src/core/forklock.c src/core/forklock.h \
+	src/core/layers.c src/core/layers.h \
 	src/core/policy.c src/core/policy.h \
 	src/core/probe.c src/core/probe.h \
 	src/core/real.c src/core/real.h \

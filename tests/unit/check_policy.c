@@ -225,10 +225,20 @@ START_TEST(exempt_programs)
 	ck_assert(!exempt(&p, "/usr/bin/bash", "bash"));
 	ck_assert(exempt(&p, "/usr/bin/dash", "dash"));
 
+	/* Names add to the defaults: a layer names one more, drops none. */
 	p = parsed("exempt=lua*,/opt/legacy/*", &bad, &errs);
 	ck_assert(exempt(&p, "/usr/bin/lua5.4", "lua5.4"));
 	ck_assert(exempt(&p, "/opt/legacy/srv", "srv"));
+	ck_assert(exempt(&p, "/usr/bin/bash", "bash"));
+	p = parsed("exempt=none,lua*", &bad, &errs);
+	ck_assert(exempt(&p, "/usr/bin/lua5.4", "lua5.4"));
 	ck_assert(!exempt(&p, "/usr/bin/bash", "bash"));
+
+	/* The later word on a program wins, in either direction. */
+	p = parsed("exempt=lua* exempt=-lua* exempt=x", &bad, &errs);
+	ck_assert(!exempt(&p, "/usr/bin/lua5.4", "lua5.4"));
+	p = parsed("exempt=-bash exempt=bash", &bad, &errs);
+	ck_assert(exempt(&p, "/usr/bin/bash", "bash"));
 
 	p = parsed("exempt=default,myserver", &bad, &errs);
 	ck_assert(exempt(&p, "/usr/bin/bash", "bash"));
