@@ -150,6 +150,7 @@ SHELL_TESTS = \
 	tests/cmd/cloexec.test \
 	tests/cmd/policy.test \
 	tests/cmd/layers.test \
+	tests/cmd/inspect.test \
 	tests/cmd/exports.test \
 	tests/cmd/demo.test \
 	tests/cmd/legacy.test \

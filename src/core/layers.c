@@ -143,10 +143,12 @@ static void cannot_read(struct diag *errs, const char *path, long err)
 	default:
 		why = "";
 	}
-	diag_puts(errs, "libcloexec: cannot read ");
+	if (!errs->strict)
+		diag_puts(errs, "libcloexec: ");
+	diag_puts(errs, "cannot read ");
 	diag_puts(errs, path);
 	diag_puts(errs, why);
-	diag_puts(errs, " (skipped)\n");
+	diag_puts(errs, errs->strict ? "\n" : " (skipped)\n");
 }
 
 /* An open file, line by line (each its own source, for the messages). */
@@ -172,7 +174,8 @@ static int parse_fd(struct policy *p, long fd, const char *path,
 	    sys_call(SYS_read, fd, &buf[len], 1, 0, 0) > 0) {
 		while (len > 0 && buf[len - 1] != '\n')
 			len--;
-		diag_puts(errs, "libcloexec: ");
+		if (!errs->strict)
+			diag_puts(errs, "libcloexec: ");
 		diag_puts(errs, path);
 		diag_puts(errs, ": only its first " STRING_OF(POLICY_FILE_MAX)
 				" bytes are read\n");
@@ -248,12 +251,13 @@ struct linux_dirent64_head {
 	char name[];
 };
 
-/* The drop-ins' names, sorted; the directory fd is closed. */
-static void dropins_list(long dirfd, const char *dir, struct dropins *d,
+/* The drop-ins' names, sorted; returns how many were left out. */
+static int dropins_list(long dirfd, const char *dir, struct dropins *d,
 			 struct diag *errs)
 {
 	char buf[1024] __attribute__((aligned(8)));
 	bool too_many = false;
+	int skipped = 0;
 	long n;
 
 	d->n = 0;
@@ -268,11 +272,13 @@ static void dropins_list(long dirfd, const char *dir, struct dropins *d,
 			if (!is_dropin(e->name, len))
 				continue;
 			if (len >= POLICY_DROPIN_NAME_MAX) {
-				diag_puts(errs, "libcloexec: ");
+				if (!errs->strict)
+					diag_puts(errs, "libcloexec: ");
 				diag_puts(errs, dir);
 				diag_puts(errs, "/");
 				diag_puts(errs, e->name);
 				diag_puts(errs, ": name too long (skipped)\n");
+				skipped++;
 				continue;
 			}
 			if (d->n == POLICY_DROPIN_MAX)
@@ -281,11 +287,14 @@ static void dropins_list(long dirfd, const char *dir, struct dropins *d,
 		}
 	}
 	if (too_many) {
-		diag_puts(errs, "libcloexec: ");
+		if (!errs->strict)
+			diag_puts(errs, "libcloexec: ");
 		diag_puts(errs, dir);
 		diag_puts(errs, ": only the first " STRING_OF(
 					POLICY_DROPIN_MAX) " files are read\n");
+		skipped++;
 	}
+	return skipped;
 }
 
 static int read_dropins(struct policy *p, long dirfd, const char *dir,
@@ -297,7 +306,7 @@ static int read_dropins(struct policy *p, long dirfd, const char *dir,
 	unsigned i;
 	int bad = 0;
 
-	dropins_list(dirfd, dir, &d, errs);
+	bad += dropins_list(dirfd, dir, &d, errs);
 	if (dlen > 255)
 		dlen = 255;
 	memcpy(path, dir, dlen);

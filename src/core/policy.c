@@ -66,6 +66,11 @@ static const char *const default_exempt[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+const char *policy_default_exempt(unsigned i)
+{
+	return i < COUNT(default_exempt) ? default_exempt[i] : NULL;
+}
+
 const char *fd_class_name(enum fd_class c)
 {
 	return c < FD_CLASS_COUNT ? class_names[c] : "?";
@@ -91,24 +96,90 @@ static unsigned short from(const struct policy *p, const char *tok)
 	return (unsigned short)(tok - p->text + 1);
 }
 
-/* One line per bad token; a line that would not fit whole is left out. */
-static int report(struct diag *errs, const char *source, const char *what,
-		  const char *tok, size_t len)
+/*
+ * The closest of words to tok, if it is a likely typo of it (at most two
+ * edits, fewer than its length): for "did you mean".  Only on errors.
+ */
+static const char *closest(const char *tok, size_t len,
+			   const char *const *words, size_t nwords)
 {
-	size_t start = errs->len;
+	unsigned row[2][33], best_d = 3;
+	const char *best = NULL;
+	size_t w, i, j;
+
+	if (len > 32)
+		return NULL;
+	for (w = 0; w < nwords; w++) {
+		size_t wl = strlen(words[w]);
+		unsigned *prev = row[0], *cur = row[1], *t;
+
+		if (wl > 32)
+			continue;
+		for (j = 0; j <= wl; j++)
+			prev[j] = (unsigned)j;
+		for (i = 1; i <= len; i++) {
+			cur[0] = (unsigned)i;
+			for (j = 1; j <= wl; j++) {
+				unsigned d = prev[j - 1] +
+					     (tok[i - 1] != words[w][j - 1]);
+
+				if (prev[j] + 1 < d)
+					d = prev[j] + 1;
+				if (cur[j - 1] + 1 < d)
+					d = cur[j - 1] + 1;
+				cur[j] = d;
+			}
+			t = prev;
+			prev = cur;
+			cur = t;
+		}
+		if (prev[wl] < best_d && prev[wl] < len) {
+			best_d = prev[wl];
+			best = words[w];
+		}
+	}
+	return best;
+}
+
+/*
+ * One line per bad token; a line that would not fit whole is left out.
+ * The library runs on without the token: "(ignored)".  A strict diag is
+ * for a command that stops on it, which says so itself.
+ */
+static int report_hint(struct diag *errs, const char *source,
+		       const char *what, const char *tok, size_t len,
+		       const char *hint)
+{
+	struct diag line = { .len = 0 };
 
 	if (len > 64)
 		len = 64;
-	diag_puts(errs, "libcloexec: ");
-	diag_puts(errs, source);
-	diag_puts(errs, ": ");
-	diag_puts(errs, what);
-	diag_puts(errs, " '");
-	diag_put(errs, tok, len);
-	diag_puts(errs, "' (ignored)\n");
-	if (errs->buf[errs->len - 1] != '\n')
-		errs->len = start;
+	if (!errs->strict)
+		diag_puts(&line, "libcloexec: ");
+	diag_puts(&line, source);
+	diag_puts(&line, ": ");
+	diag_puts(&line, what);
+	diag_puts(&line, " '");
+	diag_put(&line, tok, len);
+	diag_puts(&line, "'");
+	if (!errs->strict)
+		diag_puts(&line, hint ? " (ignored; did you mean '" : " (ignored)");
+	else if (hint)
+		diag_puts(&line, " (did you mean '");
+	if (hint) {
+		diag_puts(&line, hint);
+		diag_puts(&line, "'?)");
+	}
+	diag_puts(&line, "\n");
+	if (line.buf[line.len - 1] == '\n')
+		diag_put_line(errs, line.buf, line.len);
 	return 1;
+}
+
+static int report(struct diag *errs, const char *source, const char *what,
+		  const char *tok, size_t len)
+{
+	return report_hint(errs, source, what, tok, len, NULL);
 }
 
 static bool parse_mode(struct policy *p, const char *tok, size_t len)
@@ -156,6 +227,19 @@ static int each_item(struct policy *p, const char *list, size_t len,
 	return bad;
 }
 
+static const char *const class_words[] = {
+	"socket", "accept", "pipe", "file", "stdio", "dup",  "dup2",
+	"event",  "pty",    "message", "all", "default", "none",
+};
+
+static const char *const setting_words[] = {
+	"mode",	  "classes", "keep",  "keep-path", "exempt", "scope",
+	"report", "sweep",   "log",   "enforce",   "audit",	 "off",
+};
+
+#define SETTING_KEYS 9 /* the first nine take "=" */
+static const char *const mode_words[] = { "enforce", "audit", "off" };
+
 static int class_item(struct policy *p, const char *item, size_t n,
 		      const char *source, struct diag *errs)
 {
@@ -174,7 +258,10 @@ static int class_item(struct policy *p, const char *item, size_t n,
 			if (token_is(name, len, class_names[c]))
 				bits = 1u << c;
 		if (!bits)
-			return report(errs, source, "unknown class", item, n);
+			return report_hint(errs, source, "unknown class", item,
+					   n,
+					   closest(name, len, class_words,
+						   COUNT(class_words)));
 	}
 	p->classes = remove ? p->classes & ~bits : p->classes | bits;
 	return 0;
@@ -295,7 +382,9 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 			p->from[POLICY_FROM_MODE] = from(p, tok);
 			return 0;
 		}
-		return report(errs, source, "unknown setting", tok, len);
+		return report_hint(errs, source, "unknown setting", tok, len,
+				   closest(tok, len, setting_words,
+					   COUNT(setting_words)));
 	}
 	klen = eq - tok;
 	val = eq + 1;
@@ -305,7 +394,9 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 			p->from[POLICY_FROM_MODE] = from(p, tok);
 			return 0;
 		}
-		return report(errs, source, "unknown mode", tok, len);
+		return report_hint(errs, source, "unknown mode", tok, len,
+				   closest(val, vlen, mode_words,
+					   COUNT(mode_words)));
 	}
 	if (token_is(tok, klen, "report") || token_is(tok, klen, "sweep")) {
 		if (!parse_bool(val, vlen, &b))
@@ -351,7 +442,8 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 		return each_item(p, val, vlen, source, errs, keep_path_item);
 	if (token_is(tok, klen, "exempt"))
 		return each_item(p, val, vlen, source, errs, exempt_item);
-	return report(errs, source, "unknown setting", tok, len);
+	return report_hint(errs, source, "unknown setting", tok, len,
+			   closest(tok, klen, setting_words, SETTING_KEYS));
 }
 
 static bool is_sep(char c)

@@ -132,6 +132,9 @@ void policy_settle(struct policy *p, const char *exe, const char *name)
 	__attribute__((visibility("hidden")));
 uint32_t policy_word_of(const struct policy *p)
 	__attribute__((visibility("hidden")));
+/* The i-th program exempt by default, NULL past the last. */
+const char *policy_default_exempt(unsigned i)
+	__attribute__((visibility("hidden")));
 const char *fd_class_name(enum fd_class c)
 	__attribute__((visibility("hidden")));
 /*
