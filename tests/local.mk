@@ -151,6 +151,7 @@ SHELL_TESTS = \
 	tests/cmd/policy.test \
 	tests/cmd/layers.test \
 	tests/cmd/inspect.test \
+	tests/cmd/errors.test \
 	tests/cmd/exports.test \
 	tests/cmd/demo.test \
 	tests/cmd/legacy.test \

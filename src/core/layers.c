@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/ioctl.h>
+#include <sys/un.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "layers.h"
@@ -388,8 +391,70 @@ void layers_load(struct policy *p, struct diag *env_errs)
 		policy_parse(p, text, POLICY_ENV, env_errs);
 }
 
-/* The file errors, on stderr as they always were. */
+/* Each line to the system log: one datagram, as syslog(3) would send. */
+static void to_syslog(const char *lines, size_t len)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX,
+				    .sun_path = "/dev/log" };
+	char msg[sizeof(file_errs.buf) + 64], pid[12];
+	const char *end = lines + len, *eol;
+	static const char prefix[] = "libcloexec: ";
+	long fd = sys_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return;
+	put_number(pid, (unsigned)sys_call(SYS_getpid, 0, 0, 0, 0, 0));
+	for (; lines < end; lines = eol + 1) {
+		struct iovec iov;
+		struct msghdr mh = { .msg_name = &addr,
+				     .msg_namelen = sizeof(addr),
+				     .msg_iov = &iov,
+				     .msg_iovlen = 1 };
+		size_t n;
+
+		eol = memchr(lines, '\n', end - lines);
+		if (!eol)
+			eol = end;
+		if ((size_t)(eol - lines) > sizeof(prefix) - 1 &&
+		    !memcmp(lines, prefix, sizeof(prefix) - 1))
+			lines += sizeof(prefix) - 1;
+		/* user.warning, tagged as the C library would tag it */
+		n = sizeof("<12>libcloexec[") - 1;
+		memcpy(msg, "<12>libcloexec[", n);
+		memcpy(msg + n, pid, strlen(pid));
+		n += strlen(pid);
+		memcpy(msg + n, "]: ", 3);
+		n += 3;
+		memcpy(msg + n, lines, eol - lines);
+		n += eol - lines;
+		iov.iov_base = msg;
+		iov.iov_len = n;
+		sys_sendmsg((int)fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+	}
+	sys_close((int)fd);
+}
+
+static bool stderr_is_terminal(void)
+{
+	struct termios t;
+
+	return sys_ioctl(2, TCGETS, &t) == 0;
+}
+
+/*
+ * A bad file is the administrator's, not the user's: it goes to the
+ * system log, and to a terminal where someone may read it, but not into
+ * the stderr of every daemon, pipeline and cron job.  Not to a setuid
+ * program's terminal either: the caller may not read the file.
+ */
 void layers_report_files(void)
 {
-	diag_flush(&file_errs, 2);
+	if (!file_errs.len)
+		return;
+	if (file_errs.buf[file_errs.len - 1] != '\n')
+		file_errs.buf[file_errs.len++] = '\n';
+	to_syslog(file_errs.buf, file_errs.len);
+	if (!getauxval(AT_SECURE) && stderr_is_terminal())
+		diag_flush(&file_errs, 2);
+	file_errs.len = 0;
 }
