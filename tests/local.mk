@@ -152,6 +152,7 @@ SHELL_TESTS = \
 	tests/cmd/layers.test \
 	tests/cmd/inspect.test \
 	tests/cmd/errors.test \
+	tests/cmd/preload.test \
 	tests/cmd/exports.test \
 	tests/cmd/demo.test \
 	tests/cmd/legacy.test \

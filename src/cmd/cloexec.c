@@ -21,6 +21,7 @@
 
 #include "audit.h"
 #include "inspect.h"
+#include "preload.h"
 #include "scan.h"
 
 #include "core/diag.h"
@@ -62,6 +63,13 @@ static const char usage_text[] =
 	"Print the policy in force, item by item, with where each item comes\n"
 	"from (default, FILE:LINE, CLOEXEC_POLICY, option), and whether "
 	"PROGRAM\nwould be exempt, by which item.\n"
+	"\n"
+	"       cloexec [-L LIB] enable [--root DIR]\n"
+	"       cloexec disable [--root DIR]\n"
+	"Add the library (LIB, default " CLOEXEC_LIBDIR "/" SONAME ")\n"
+	"to DIR/etc/ld.so.preload, once, in the $LIB form where the loader\n"
+	"supports it, after checking that a program starts with it; or take\n"
+	"every entry naming " SONAME " out of it.\n"
 	"\n"
 	"       cloexec --check-config [FILE]\n"
 	"Check FILE, or the policy file, its drop-ins and CLOEXEC_POLICY; "
@@ -402,6 +410,16 @@ int main(int argc, char **argv)
 		    argv[optind + 1]);
 	if (check_cfg)
 		return check_config(argv[optind]);
+	/* "cloexec -- enable" runs a program called enable */
+	if (optind < argc && strcmp(argv[optind - 1], "--")) {
+		if (!strcmp(argv[optind], "enable"))
+			return preload_enable(argc - optind, argv + optind,
+					      lib ? lib
+						  : CLOEXEC_LIBDIR "/" SONAME);
+		if (!strcmp(argv[optind], "disable"))
+			return preload_disable(argc - optind, argv + optind,
+					       SONAME);
+	}
 	if (show)
 		return show_policy(options, argv[optind]);
 	if (json || fail_on != scan_parse_level("high"))
