@@ -6,7 +6,8 @@ examples_leaky_SOURCES = examples/leaky.c
 
 # The policy file that the Debian package installs as /etc/libcloexec.conf,
 # and an image that preloads the library into every process.
-EXTRA_DIST += examples/libcloexec.conf examples/Dockerfile
+EXTRA_DIST += examples/libcloexec.conf examples/Dockerfile \
+	examples/systemd/cloexec.conf
 
 # `make demo`: the leak, then its absence.
 demo: src/cloexec src/libcloexec.la examples/leaky

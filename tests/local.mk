@@ -153,6 +153,7 @@ SHELL_TESTS = \
 	tests/cmd/inspect.test \
 	tests/cmd/errors.test \
 	tests/cmd/preload.test \
+	tests/cmd/systemd.test \
 	tests/cmd/exports.test \
 	tests/cmd/demo.test \
 	tests/cmd/legacy.test \
