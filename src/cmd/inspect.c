@@ -269,12 +269,13 @@ static void show_program(struct policy *p, const struct sources *s,
 			unsigned len = p->exempt_list.item[i].len;
 
 			if ((found = matches(item, len, exe, base)))
-				printf("exempt, by exempt=%.*s (%s)\n", (int)len,
-				       item,
-				       source_of(s, p->exempt_list.item[i].off));
+				printf("exempt, by exempt=%.*s (%s)\n",
+				       (int)len, item,
+				       source_of(s,
+						 p->exempt_list.item[i].off));
 		}
-		for (i = 0; !found && !p->exempt_set &&
-			    (d = policy_default_exempt(i));
+		for (i = 0;
+		     !found && !p->exempt_set && (d = policy_default_exempt(i));
 		     i++)
 			if ((found = matches(d, strlen(d), exe, base)))
 				printf("exempt, by exempt=default (built in: "

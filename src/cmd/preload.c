@@ -208,7 +208,8 @@ static int run_with(const char *preload, bool trace, char *const argv[],
 		_exit(127);
 	}
 	close(p[1]);
-	while (len < size - 1 && (n = read(p[0], out + len, size - 1 - len)) > 0)
+	while (len < size - 1 &&
+	       (n = read(p[0], out + len, size - 1 - len)) > 0)
 		len += n;
 	out[len] = '\0';
 	close(p[0]);
@@ -234,8 +235,7 @@ static char *const *trivial(void)
  * same file: "/usr/$LIB/libcloexec.so.0" for /usr/lib/x86_64-linux-gnu.
  * glibc's loader does; others do not, and then this finds nothing.
  */
-static bool lib_form(const char *root, const char *lib, char *form,
-		     size_t size)
+static bool lib_form(const char *root, const char *lib, char *form, size_t size)
 {
 	char dir[PATH_MAX], want[PATH_MAX], got[PATH_MAX], out[4096];
 	char try[PATH_MAX], *slash, *real;
@@ -346,7 +346,8 @@ int preload_enable(int argc, char **argv, const char *lib)
 	/* Loaded into a program here first: a broken entry breaks them all. */
 	snprintf(try, sizeof(try), "%s%s", a.root, entry);
 	if (run_with(try, false, trivial(), out, sizeof(out)) != 0 ||
-	    strncmp(out, "cloexec (", 9) || strchr(out, '\n') != strrchr(out, '\n')) {
+	    strncmp(out, "cloexec (", 9) ||
+	    strchr(out, '\n') != strrchr(out, '\n')) {
 		fprintf(stderr,
 			"cloexec: not enabled: a program run with %s does not "
 			"start cleanly:\n%s",
@@ -410,7 +411,7 @@ int preload_disable(int argc, char **argv, const char *soname)
 		return fail("cannot write", path);
 	printf("cloexec: disabled: %d entr%s naming %s taken out of %s%s\n",
 	       removed, removed == 1 ? "y" : "ies", soname, path,
-	       access(path, F_OK) ? " (file removed: nothing else was in it)"
-				  : "");
+	       access(path, F_OK) ? " (file removed: nothing else was in it)" :
+				    "");
 	return 0;
 }

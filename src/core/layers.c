@@ -97,7 +97,8 @@ bool policy_configured(void)
 	for (e = environ; e && *e; e++)
 		if ((*e)[0] == 'C' && (*e)[1] == 'L' &&
 		    (!strncmp(*e, POLICY_ENV "=", sizeof(POLICY_ENV)) ||
-		     !strncmp(*e, POLICY_FILE_ENV "=", sizeof(POLICY_FILE_ENV))))
+		     !strncmp(*e, POLICY_FILE_ENV "=",
+			      sizeof(POLICY_FILE_ENV))))
 			return true;
 	if (atomic_load(&policy_hot))
 		return true;
@@ -166,8 +167,8 @@ static int parse_fd(struct policy *p, long fd, const char *path,
 	long n;
 
 	while (len < sizeof(buf) - 1 &&
-	       (n = sys_call(SYS_read, fd, buf + len, sizeof(buf) - 1 - len,
-			     0, 0)) > 0)
+	       (n = sys_call(SYS_read, fd, buf + len, sizeof(buf) - 1 - len, 0,
+			     0)) > 0)
 		len += n;
 	/*
 	 * A file that does not fit is read up to its last whole line: a line
@@ -180,8 +181,8 @@ static int parse_fd(struct policy *p, long fd, const char *path,
 		if (!errs->strict)
 			diag_puts(errs, "libcloexec: ");
 		diag_puts(errs, path);
-		diag_puts(errs, ": only its first " STRING_OF(POLICY_FILE_MAX)
-				" bytes are read\n");
+		diag_puts(errs, ": only its first " STRING_OF(
+					POLICY_FILE_MAX) " bytes are read\n");
 		bad++;
 	}
 	sys_close((int)fd);
@@ -256,7 +257,7 @@ struct linux_dirent64_head {
 
 /* The drop-ins' names, sorted; returns how many were left out. */
 static int dropins_list(long dirfd, const char *dir, struct dropins *d,
-			 struct diag *errs)
+			struct diag *errs)
 {
 	char buf[1024] __attribute__((aligned(8)));
 	bool too_many = false;
@@ -330,8 +331,8 @@ static int read_dropins(struct policy *p, long dirfd, const char *dir,
 }
 
 /* The file at path and the drop-ins in path ".d", given their opens. */
-static int read_opened(struct policy *p, const char *path, long file,
-		       long dir, struct diag *errs, struct layer_trace *trace)
+static int read_opened(struct policy *p, const char *path, long file, long dir,
+		       struct diag *errs, struct layer_trace *trace)
 {
 	char dirpath[256];
 	size_t plen = strlen(path);

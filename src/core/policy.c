@@ -146,9 +146,8 @@ static const char *closest(const char *tok, size_t len,
  * The library runs on without the token: "(ignored)".  A strict diag is
  * for a command that stops on it, which says so itself.
  */
-static int report_hint(struct diag *errs, const char *source,
-		       const char *what, const char *tok, size_t len,
-		       const char *hint)
+static int report_hint(struct diag *errs, const char *source, const char *what,
+		       const char *tok, size_t len, const char *hint)
 {
 	struct diag line = { .len = 0 };
 
@@ -163,7 +162,8 @@ static int report_hint(struct diag *errs, const char *source,
 	diag_put(&line, tok, len);
 	diag_puts(&line, "'");
 	if (!errs->strict)
-		diag_puts(&line, hint ? " (ignored; did you mean '" : " (ignored)");
+		diag_puts(&line,
+			  hint ? " (ignored; did you mean '" : " (ignored)");
 	else if (hint)
 		diag_puts(&line, " (did you mean '");
 	if (hint) {
@@ -228,13 +228,13 @@ static int each_item(struct policy *p, const char *list, size_t len,
 }
 
 static const char *const class_words[] = {
-	"socket", "accept", "pipe", "file", "stdio", "dup",  "dup2",
-	"event",  "pty",    "message", "all", "default", "none",
+	"socket", "accept", "pipe",    "file", "stdio",	  "dup",  "dup2",
+	"event",  "pty",    "message", "all",  "default", "none",
 };
 
 static const char *const setting_words[] = {
-	"mode",	  "classes", "keep",  "keep-path", "exempt", "scope",
-	"report", "sweep",   "log",   "enforce",   "audit",	 "off",
+	"mode",	  "classes", "keep", "keep-path", "exempt", "scope",
+	"report", "sweep",   "log",  "enforce",	  "audit",  "off",
 };
 
 #define SETTING_KEYS 9 /* the first nine take "=" */
@@ -334,8 +334,8 @@ static void list_remove(struct policy *p, struct policy_list *l,
 	unsigned i, kept = 0;
 
 	for (i = 0; i < l->n; i++)
-		if (l->item[i].len != n || memcmp(p->text + l->item[i].off,
-						  item, n))
+		if (l->item[i].len != n ||
+		    memcmp(p->text + l->item[i].off, item, n))
 			l->item[kept++] = l->item[i];
 	l->n = kept;
 }
