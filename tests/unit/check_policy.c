@@ -18,7 +18,7 @@ static struct policy parsed(const char *text, int *bad, struct diag *errs)
 	struct policy p;
 
 	policy_default(&p);
-	errs->len = 0;
+	*errs = (struct diag){ .len = 0 };
 	*bad = policy_parse(&p, text, "TEST", errs);
 	return p;
 }
