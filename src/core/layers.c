@@ -375,7 +375,7 @@ static struct diag file_errs;
 void layers_load(struct policy *p, struct diag *env_errs)
 {
 	const char *path = layers_file_path(), *text;
-	bool is_default = path == (const char *)POLICY_FILE_DEFAULT;
+	bool is_default = !strcmp(path, POLICY_FILE_DEFAULT);
 	char dirpath[256];
 	size_t plen = strlen(path);
 	long file, dir;
