@@ -154,6 +154,7 @@ SHELL_TESTS = \
 	tests/cmd/errors.test \
 	tests/cmd/preload.test \
 	tests/cmd/systemd.test \
+	tests/cmd/secure.test \
 	tests/cmd/exports.test \
 	tests/cmd/demo.test \
 	tests/cmd/legacy.test \
