@@ -27,6 +27,13 @@
 #define PRELOAD_FILE "/etc/ld.so.preload"
 #define FILE_MAX (64 * 1024)
 
+/* A file that could not be read or written, and why. */
+static int fail_errno(const char *what, const char *path)
+{
+	fprintf(stderr, "cloexec: %s %s: %s\n", what, path, strerror(errno));
+	return PRELOAD_EXIT_FAILED;
+}
+
 static int fail(const char *what, const char *arg)
 {
 	fprintf(stderr, "cloexec: %s%s%s\n", what, arg ? " " : "",
@@ -356,7 +363,7 @@ int preload_enable(int argc, char **argv, const char *lib)
 	}
 	snprintf(path, sizeof(path), "%s" PRELOAD_FILE, a.root);
 	if (read_file(path, text, sizeof(text), &exists))
-		return fail("cannot read", path);
+		return fail_errno("cannot read", path);
 	removed = remove_entries(text, rest, soname, entry);
 	if (has_entry(rest, entry) && !removed) {
 		printf("cloexec: already enabled: %s names %s\n", path, entry);
@@ -373,7 +380,7 @@ int preload_enable(int argc, char **argv, const char *lib)
 		strcat(rest, "\n");
 	}
 	if (write_file(path, rest))
-		return fail("cannot write", path);
+		return fail_errno("cannot write", path);
 	printf("cloexec: enabled: %s names %s", path, entry);
 	if (lib_ok)
 		printf(" (the $LIB form: the loader expands $LIB to each "
@@ -400,7 +407,7 @@ int preload_disable(int argc, char **argv, const char *soname)
 		return PRELOAD_EXIT_USAGE;
 	snprintf(path, sizeof(path), "%s" PRELOAD_FILE, a.root);
 	if (read_file(path, text, sizeof(text), &exists))
-		return fail("cannot read", path);
+		return fail_errno("cannot read", path);
 	removed = remove_entries(text, rest, soname, NULL);
 	if (!removed) {
 		printf("cloexec: not enabled: %s does not name %s\n", path,
@@ -408,7 +415,7 @@ int preload_disable(int argc, char **argv, const char *soname)
 		return 0;
 	}
 	if (write_file(path, rest))
-		return fail("cannot write", path);
+		return fail_errno("cannot write", path);
 	printf("cloexec: disabled: %d entr%s naming %s taken out of %s%s\n",
 	       removed, removed == 1 ? "y" : "ies", soname, path,
 	       access(path, F_OK) ? " (file removed: nothing else was in it)" :
