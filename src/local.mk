@@ -15,6 +15,7 @@ src_libcorebase_la_SOURCES = \
 	src/core/fdtable.c src/core/fdtable.h \
 	src/core/flags.h \
 	src/core/forklock.c src/core/forklock.h \
+	src/core/layers.c src/core/layers.h \
 	src/core/policy.h \
 	src/core/probe.c src/core/probe.h \
 	src/core/real.c src/core/real.h \
@@ -92,6 +93,7 @@ EXTRA_DIST += src/entrypoints.def
 
 bin_PROGRAMS += src/cloexec
 src_cloexec_SOURCES = src/cmd/cloexec.c src/cmd/audit.c src/cmd/audit.h \
+	src/cmd/inspect.c src/cmd/inspect.h src/cmd/preload.c src/cmd/preload.h \
 	src/cmd/scan.c src/cmd/scan.h
 src_cloexec_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCLOEXEC_BUILD_DIR='"$(abs_top_builddir)/src"' \

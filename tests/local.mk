@@ -186,6 +186,12 @@ tests_lib_liboldkernel_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 SHELL_TESTS = \
 	tests/cmd/cloexec.test \
 	tests/cmd/policy.test \
+	tests/cmd/layers.test \
+	tests/cmd/inspect.test \
+	tests/cmd/errors.test \
+	tests/cmd/preload.test \
+	tests/cmd/systemd.test \
+	tests/cmd/secure.test \
 	tests/cmd/exports.test \
 	tests/cmd/demo.test \
 	tests/cmd/legacy.test \

@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "inspect.h"
+#include "preload.h"
 #include "scan.h"
 
 #include "core/diag.h"
@@ -57,6 +59,22 @@ static const char usage_text[] =
 	"                         handed to the programs it started\n"
 	"  -C, --check            as --audit, and exit 1 if anything leaked\n"
 	"\n"
+	"       cloexec [-c LIST] [-p POLICY] [-o] --show-policy [PROGRAM]\n"
+	"Print the policy in force, item by item, with where each item comes\n"
+	"from (default, FILE:LINE, CLOEXEC_POLICY, option), and whether "
+	"PROGRAM\nwould be exempt, by which item.\n"
+	"\n"
+	"       cloexec [-L LIB] enable [--root DIR]\n"
+	"       cloexec disable [--root DIR]\n"
+	"Add the library (LIB, default " CLOEXEC_LIBDIR "/" SONAME ")\n"
+	"to DIR/etc/ld.so.preload, once, in the $LIB form where the loader\n"
+	"supports it, after checking that a program starts with it; or take\n"
+	"every entry naming " SONAME " out of it.\n"
+	"\n"
+	"       cloexec --check-config [FILE]\n"
+	"Check FILE, or the policy file, its drop-ins and CLOEXEC_POLICY; "
+	"exit 1\nif an item is bad (each named with FILE:LINE), else 0.\n"
+	"\n"
 	"       cloexec --scan [--json] [--fail-on=LEVEL] [PID]...\n"
 	"List the fds above 2 that running processes (all, or those PIDs)\n"
 	"would hand to the next program they run, with a risk class; change\n"
@@ -82,6 +100,8 @@ static const struct option long_options[] = {
 	{ "scan", no_argument, NULL, 's' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "fail-on", required_argument, NULL, 'f' },
+	{ "show-policy", no_argument, NULL, 'S' },
+	{ "check-config", no_argument, NULL, 'K' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -164,7 +184,7 @@ static void policy_append(char **policy, const char *item)
 static void policy_check(const char *item)
 {
 	struct policy p;
-	struct diag errs = { .len = 0 };
+	struct diag errs = { .len = 0, .strict = true };
 
 	policy_default(&p);
 	if (policy_parse(&p, item, "cloexec", &errs)) {
@@ -314,20 +334,17 @@ int main(int argc, char **argv)
 {
 	const char *lib = NULL, *env;
 	enum audit audit = AUDIT_NONE;
-	char *policy = NULL, log[] = "/tmp/cloexec-audit.XXXXXX";
-	bool scan = false, json = false;
+	char *policy = NULL, *options = NULL;
+	char log[] = "/tmp/cloexec-audit.XXXXXX";
+	bool scan = false, json = false, show = false, check_cfg = false;
 	int c, fail_on = scan_parse_level("high");
-
-	env = getenv(POLICY_ENV);
-	if (env && *env)
-		policy_append(&policy, env);
 
 	/* '+': options end at PROGRAM, whose own options are its own. */
 	while ((c = getopt_long(argc, argv, "+oc:p:L:aChV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			policy_append(&policy, "off");
+			policy_append(&options, "off");
 			break;
 		case 'c': {
 			char item[sizeof("classes=") + 256];
@@ -336,12 +353,12 @@ int main(int argc, char **argv)
 				die("class list too long:", optarg);
 			snprintf(item, sizeof(item), "classes=%s", optarg);
 			policy_check(item);
-			policy_append(&policy, item);
+			policy_append(&options, item);
 			break;
 		}
 		case 'p':
 			policy_check(optarg);
-			policy_append(&policy, optarg);
+			policy_append(&options, optarg);
 			break;
 		case 'L':
 			lib = optarg;
@@ -358,6 +375,12 @@ int main(int argc, char **argv)
 			break;
 		case 'j':
 			json = true;
+			break;
+		case 'S':
+			show = true;
+			break;
+		case 'K':
+			check_cfg = true;
 			break;
 		case 'f':
 			fail_on = scan_parse_level(optarg);
@@ -381,6 +404,24 @@ int main(int argc, char **argv)
 	}
 	if (scan)
 		return scan_run(argv + optind, json, fail_on);
+	if ((show || check_cfg) && optind + 1 < argc)
+		die(show ? "--show-policy takes one PROGRAM, not"
+			 : "--check-config takes one FILE, not",
+		    argv[optind + 1]);
+	if (check_cfg)
+		return check_config(argv[optind]);
+	/* "cloexec -- enable" runs a program called enable */
+	if (optind < argc && strcmp(argv[optind - 1], "--")) {
+		if (!strcmp(argv[optind], "enable"))
+			return preload_enable(argc - optind, argv + optind,
+					      lib ? lib
+						  : CLOEXEC_LIBDIR "/" SONAME);
+		if (!strcmp(argv[optind], "disable"))
+			return preload_disable(argc - optind, argv + optind,
+					       SONAME);
+	}
+	if (show)
+		return show_policy(options, argv[optind]);
 	if (json || fail_on != scan_parse_level("high"))
 		die("--json and --fail-on go with --scan", NULL);
 	if (optind >= argc) {
@@ -390,6 +431,11 @@ int main(int argc, char **argv)
 		return EXIT_CANCELED;
 	}
 
+	env = getenv(POLICY_ENV);
+	if (env && *env)
+		policy_append(&policy, env);
+	if (options)
+		policy_append(&policy, options);
 	set_preload(lib ? lib : find_library());
 	if (audit) {
 		int fd = mkstemp(log);

@@ -19,6 +19,14 @@ void diag_put(struct diag *d, const char *s, size_t n)
 	d->len += n;
 }
 
+void diag_put_line(struct diag *d, const char *s, size_t n)
+{
+	if (d->spill_fd > 0 && n > sizeof(d->buf) - 1 - d->len)
+		diag_flush(d, d->spill_fd);
+	if (n <= sizeof(d->buf) - 1 - d->len)
+		diag_put(d, s, n);
+}
+
 void diag_puts(struct diag *d, const char *s)
 {
 	diag_put(d, s, strlen(s));

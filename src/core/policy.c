@@ -23,10 +23,13 @@
  *					not a socket; report.h)
  *	bool   := on | off | yes | no | 1 | 0
  *
- * In a list, "-" before an item removes it; a list that starts with a
- * removal starts from the default (classes: default; exempt: the programs
- * whose job is to hand fds to children), any other from nothing.  Later
- * items override earlier ones, so a wrapper command can append.
+ * In a list, "-" before an item removes it.  classes= that starts with a
+ * removal edits the classes so far, any other replaces them.  exempt= and
+ * the keep lists only ever add to what the layers below gave (exempt=-name
+ * removes, exempt=none empties, exempt=default brings the defaults back):
+ * policy text comes in layers (layers.h), and a later one must not discard
+ * an earlier one by naming one more program.  Later items override
+ * earlier ones, so a wrapper command can append.
  */
 #include "config.h"
 
@@ -37,6 +40,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "layers.h"
 #include "policy.h"
 #include "sys.h"
 #include "thread.h"
@@ -66,6 +70,11 @@ static const char *const default_exempt[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+const char *policy_default_exempt(unsigned i)
+{
+	return i < COUNT(default_exempt) ? default_exempt[i] : NULL;
+}
+
 const char *fd_class_name(enum fd_class c)
 {
 	return c < FD_CLASS_COUNT ? class_names[c] : "?";
@@ -85,24 +94,96 @@ static bool token_is(const char *tok, size_t len, const char *word)
 	return strlen(word) == len && !memcmp(tok, word, len);
 }
 
-/* One line per bad token; a line that would not fit whole is left out. */
-static int report(struct diag *errs, const char *source, const char *what,
-		  const char *tok, size_t len)
+/* Where in p->text an item was set, for cloexec --show-policy. */
+static unsigned short from(const struct policy *p, const char *tok)
 {
-	size_t start = errs->len;
+	return (unsigned short)(tok - p->text + 1);
+}
+
+/*
+ * The closest of words to tok, if it is a likely typo of it (at most two
+ * edits, fewer than its length): for "did you mean".  Only on errors.
+ */
+static const char *closest(const char *tok, size_t len,
+			   const char *const *words, size_t nwords)
+{
+	unsigned row[2][33], best_d = 3;
+	const char *best = NULL;
+	size_t w, i, j;
+
+	if (len > 32)
+		return NULL;
+	for (w = 0; w < nwords; w++) {
+		size_t wl = strlen(words[w]);
+		unsigned *prev = row[0], *cur = row[1], *t;
+
+		if (wl > 32)
+			continue;
+		for (j = 0; j <= wl; j++)
+			prev[j] = (unsigned)j;
+		for (i = 1; i <= len; i++) {
+			cur[0] = (unsigned)i;
+			for (j = 1; j <= wl; j++) {
+				unsigned d = prev[j - 1] +
+					     (tok[i - 1] != words[w][j - 1]);
+
+				if (prev[j] + 1 < d)
+					d = prev[j] + 1;
+				if (cur[j - 1] + 1 < d)
+					d = cur[j - 1] + 1;
+				cur[j] = d;
+			}
+			t = prev;
+			prev = cur;
+			cur = t;
+		}
+		if (prev[wl] < best_d && prev[wl] < len) {
+			best_d = prev[wl];
+			best = words[w];
+		}
+	}
+	return best;
+}
+
+/*
+ * One line per bad token; a line that would not fit whole is left out.
+ * The library runs on without the token: "(ignored)".  A strict diag is
+ * for a command that stops on it, which says so itself.
+ */
+static int report_hint(struct diag *errs, const char *source, const char *what,
+		       const char *tok, size_t len, const char *hint)
+{
+	struct diag line = { .len = 0 };
 
 	if (len > 64)
 		len = 64;
-	diag_puts(errs, "libcloexec: ");
-	diag_puts(errs, source);
-	diag_puts(errs, ": ");
-	diag_puts(errs, what);
-	diag_puts(errs, " '");
-	diag_put(errs, tok, len);
-	diag_puts(errs, "' (ignored)\n");
-	if (errs->buf[errs->len - 1] != '\n')
-		errs->len = start;
+	if (!errs->strict)
+		diag_puts(&line, "libcloexec: ");
+	diag_puts(&line, source);
+	diag_puts(&line, ": ");
+	diag_puts(&line, what);
+	diag_puts(&line, " '");
+	diag_put(&line, tok, len);
+	diag_puts(&line, "'");
+	if (!errs->strict)
+		diag_puts(&line,
+			  hint ? " (ignored; did you mean '" : " (ignored)");
+	else if (hint)
+		diag_puts(&line, " (did you mean '");
+	if (hint) {
+		diag_puts(&line, hint);
+		diag_puts(&line, "'?)");
+	}
+	diag_puts(&line, "\n");
+	if (line.buf[line.len - 1] == '\n')
+		diag_put_line(errs, line.buf, line.len);
 	return 1;
+}
+
+static int report(struct diag *errs, const char *source, const char *what,
+		  const char *tok, size_t len)
+{
+	return report_hint(errs, source, what, tok, len, NULL);
 }
 
 static bool parse_mode(struct policy *p, const char *tok, size_t len)
@@ -150,6 +231,19 @@ static int each_item(struct policy *p, const char *list, size_t len,
 	return bad;
 }
 
+static const char *const class_words[] = {
+	"socket", "accept", "pipe",    "file", "stdio",	  "dup",  "dup2",
+	"event",  "pty",    "message", "all",  "default", "none",
+};
+
+static const char *const setting_words[] = {
+	"mode",	  "classes", "keep", "keep-path", "exempt", "scope",
+	"report", "sweep",   "log",  "enforce",	  "audit",  "off",
+};
+
+#define SETTING_KEYS 9 /* the first nine take "=" */
+static const char *const mode_words[] = { "enforce", "audit", "off" };
+
 static int class_item(struct policy *p, const char *item, size_t n,
 		      const char *source, struct diag *errs)
 {
@@ -168,7 +262,10 @@ static int class_item(struct policy *p, const char *item, size_t n,
 			if (token_is(name, len, class_names[c]))
 				bits = 1u << c;
 		if (!bits)
-			return report(errs, source, "unknown class", item, n);
+			return report_hint(errs, source, "unknown class", item,
+					   n,
+					   closest(name, len, class_words,
+						   COUNT(class_words)));
 	}
 	p->classes = remove ? p->classes & ~bits : p->classes | bits;
 	return 0;
@@ -207,6 +304,7 @@ static int keep_item(struct policy *p, const char *item, size_t n,
 		return report(errs, source, "too many keep= ranges", item, n);
 	p->keep[p->nkeep].lo = lo;
 	p->keep[p->nkeep].hi = hi;
+	p->keep[p->nkeep].off = (unsigned short)(item - p->text);
 	p->nkeep++;
 	return 0;
 }
@@ -235,28 +333,44 @@ static int keep_path_item(struct policy *p, const char *item, size_t n,
 	return 0;
 }
 
+/* Take out the items spelt as this one: the later word on it wins. */
+static void list_remove(struct policy *p, struct policy_list *l,
+			const char *item, size_t n)
+{
+	unsigned i, kept = 0;
+
+	for (i = 0; i < l->n; i++)
+		if (l->item[i].len != n ||
+		    memcmp(p->text + l->item[i].off, item, n))
+			l->item[kept++] = l->item[i];
+	l->n = kept;
+}
+
 /*
  * exempt=: names and paths added, "-name" recorded as a removal (it may
- * take one of the defaults out), "default" brings the defaults back.
+ * take one of the defaults out), "none" empties the list and drops the
+ * defaults, "default" brings the defaults back.
  */
 static int exempt_item(struct policy *p, const char *item, size_t n,
 		       const char *source, struct diag *errs)
 {
 	bool remove = n && *item == '-';
 
-	if (token_is(item, n, "none")) {
-		p->exempt_list.n = 0;
-		p->exempt_set = true;
-		return 0;
-	}
-	if (token_is(item, n, "default")) {
-		p->exempt_set = false;
+	if (token_is(item, n, "none") || token_is(item, n, "default")) {
+		p->exempt_set = *item == 'n';
+		if (p->exempt_set) {
+			p->exempt_list.n = 0;
+			p->unexempt_list.n = 0;
+		}
+		p->from[POLICY_FROM_EXEMPT] = from(p, item);
 		return 0;
 	}
 	if (n == (size_t)remove)
 		return report(errs, source, "empty program name", item, n);
 	if (n - remove > POLICY_PATTERN_MAX)
 		return report(errs, source, "pattern too long", item, n);
+	list_remove(p, remove ? &p->exempt_list : &p->unexempt_list,
+		    item + remove, n - remove);
 	if (!list_add(p, remove ? &p->unexempt_list : &p->exempt_list,
 		      item + remove, n - remove))
 		return report(errs, source, "too many programs", item, n);
@@ -272,17 +386,25 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 	bool b;
 
 	if (!eq) {
-		if (parse_mode(p, tok, len))
+		if (parse_mode(p, tok, len)) {
+			p->from[POLICY_FROM_MODE] = from(p, tok);
 			return 0;
-		return report(errs, source, "unknown setting", tok, len);
+		}
+		return report_hint(errs, source, "unknown setting", tok, len,
+				   closest(tok, len, setting_words,
+					   COUNT(setting_words)));
 	}
 	klen = eq - tok;
 	val = eq + 1;
 	vlen = len - klen - 1;
 	if (token_is(tok, klen, "mode")) {
-		if (parse_mode(p, val, vlen))
+		if (parse_mode(p, val, vlen)) {
+			p->from[POLICY_FROM_MODE] = from(p, tok);
 			return 0;
-		return report(errs, source, "unknown mode", tok, len);
+		}
+		return report_hint(errs, source, "unknown mode", tok, len,
+				   closest(val, vlen, mode_words,
+					   COUNT(mode_words)));
 	}
 	if (token_is(tok, klen, "report") || token_is(tok, klen, "sweep")) {
 		if (!parse_bool(val, vlen, &b))
@@ -291,6 +413,8 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 			p->report = b;
 		else
 			p->sweep = b;
+		p->from[*tok == 'r' ? POLICY_FROM_REPORT : POLICY_FROM_SWEEP] =
+			from(p, tok);
 		return 0;
 	}
 	if (token_is(tok, klen, "scope")) {
@@ -300,6 +424,7 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 			p->scope = SCOPE_PROCESS;
 		else
 			return report(errs, source, "unknown scope", tok, len);
+		p->from[POLICY_FROM_SCOPE] = from(p, tok);
 		return 0;
 	}
 	if (token_is(tok, klen, "log")) {
@@ -311,6 +436,7 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 				      tok, len);
 		p->log_off = (int)(val - p->text);
 		p->log_len = (int)vlen;
+		p->from[POLICY_FROM_LOG] = from(p, tok);
 		return 0;
 	}
 	if (!vlen)
@@ -318,21 +444,17 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 	if (token_is(tok, klen, "classes")) {
 		if (*val != '-')
 			p->classes = 0;
-		else
-			p->classes = FD_CLASS_DEFAULT;
+		p->from[POLICY_FROM_CLASSES] = from(p, tok);
 		return each_item(p, val, vlen, source, errs, class_item);
 	}
 	if (token_is(tok, klen, "keep"))
 		return each_item(p, val, vlen, source, errs, keep_item);
 	if (token_is(tok, klen, "keep-path"))
 		return each_item(p, val, vlen, source, errs, keep_path_item);
-	if (token_is(tok, klen, "exempt")) {
-		p->exempt_set = *val != '-';
-		p->exempt_list.n = 0;
-		p->unexempt_list.n = 0;
+	if (token_is(tok, klen, "exempt"))
 		return each_item(p, val, vlen, source, errs, exempt_item);
-	}
-	return report(errs, source, "unknown setting", tok, len);
+	return report_hint(errs, source, "unknown setting", tok, len,
+			   closest(tok, klen, setting_words, SETTING_KEYS));
 }
 
 static bool is_sep(char c)
@@ -501,21 +623,6 @@ uint32_t policy_word_of(const struct policy *p)
 	return w;
 }
 
-bool policy_configured(void)
-{
-	extern char **environ;
-	char **e;
-
-	/* Both names start "CLOEXEC_": most variables fail on a byte. */
-	for (e = environ; e && *e; e++)
-		if ((*e)[0] == 'C' && (*e)[1] == 'L' &&
-		    (!strncmp(*e, POLICY_ENV "=", sizeof(POLICY_ENV)) ||
-		     !strncmp(*e, POLICY_FILE_ENV "=", sizeof(POLICY_FILE_ENV))))
-			return true;
-	return sys_call(SYS_faccessat, AT_FDCWD, POLICY_FILE_DEFAULT, F_OK, 0,
-			0) == 0;
-}
-
 /* The environment is the user's only in a process that is not setuid. */
 static const char *policy_getenv(const char *name)
 {
@@ -532,84 +639,6 @@ static struct policy loaded;
  * thread of the process with that pid.
  */
 static atomic_long load_state;
-/* Decimal, for "file:line" sources. */
-static void put_number(char *buf, unsigned n)
-{
-	char tmp[12];
-	int i = 0;
-
-	do
-		tmp[i++] = (char)('0' + n % 10);
-	while (n /= 10);
-	while (i)
-		*buf++ = tmp[--i];
-	*buf = '\0';
-}
-
-#define STRING_OF(x) STRING_OF_(x)
-#define STRING_OF_(x) #x
-
-/*
- * The file, line by line (each its own source, for the messages).
- * O_NONBLOCK: a FIFO or a terminal named by CLOEXEC_CONFIG (or put at
- * the default path) reads as empty instead of stopping the program's
- * start, at no extra system call.
- */
-static void parse_file(struct policy *p, const char *path, struct diag *errs)
-{
-	char buf[POLICY_FILE_MAX + 1], source[256];
-	long fd = sys_openat(AT_FDCWD, path,
-			     O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0),
-	     n;
-	size_t len = 0, plen = strlen(path);
-	unsigned line = 0;
-	char *s, *eol, *hash;
-
-	if (fd < 0) {
-		/* No file is the usual case; any other failure is news. */
-		if (fd != -ENOENT) {
-			diag_puts(errs, "libcloexec: cannot read ");
-			diag_puts(errs, path);
-			diag_puts(errs, ": the defaults apply\n");
-		}
-		return;
-	}
-	while (len < sizeof(buf) - 1 &&
-	       (n = sys_call(SYS_read, fd, buf + len, sizeof(buf) - 1 - len,
-			     0, 0)) > 0)
-		len += n;
-	/*
-	 * A file that does not fit is read up to its last whole line: a line
-	 * cut in two could turn a setting into a bad or a different one.
-	 */
-	if (len == sizeof(buf) - 1 &&
-	    sys_call(SYS_read, fd, &buf[len], 1, 0, 0) > 0) {
-		while (len > 0 && buf[len - 1] != '\n')
-			len--;
-		diag_puts(errs, "libcloexec: ");
-		diag_puts(errs, path);
-		diag_puts(errs, ": only its first " STRING_OF(POLICY_FILE_MAX)
-				" bytes are read\n");
-	}
-	sys_close(fd);
-	buf[len] = '\0';
-	if (plen > sizeof(source) - 16)
-		plen = sizeof(source) - 16;
-	memcpy(source, path, plen);
-	for (s = buf; *s; s = eol) {
-		eol = strchr(s, '\n');
-		if (eol)
-			*eol++ = '\0';
-		else
-			eol = s + strlen(s);
-		hash = strchr(s, '#');
-		if (hash)
-			*hash = '\0';
-		source[plen] = ':';
-		put_number(source + plen + 1, ++line);
-		policy_parse(p, s, source, errs);
-	}
-}
 
 /* /proc/self/exe, when /proc is there. */
 static const char *own_exe(char *buf, size_t size)
@@ -695,13 +724,7 @@ uint32_t policy_load(void)
 	}
 	self->loading_policy = 1;
 	policy_default(&loaded);
-	text = policy_getenv(POLICY_ENV);
-	if (text) {
-		policy_parse(&loaded, text, POLICY_ENV, &errs);
-	} else {
-		text = policy_getenv(POLICY_FILE_ENV);
-		parse_file(&loaded, text ? text : POLICY_FILE_DEFAULT, &errs);
-	}
+	layers_load(&loaded, &errs);
 	exe_path = own_exe(exe, sizeof(exe));
 	policy_settle(&loaded, exe_path,
 		      program_name(exe_path, applet, sizeof(applet)));
@@ -715,6 +738,7 @@ uint32_t policy_load(void)
 	atomic_store(&load_state, -1);
 	self->loading_policy = 0;
 	diag_flush(&errs, 2);
+	layers_report_files();
 	return word;
 }
 

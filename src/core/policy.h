@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What the library does, from the CLOEXEC_POLICY environment variable, or
- * when it is absent from /etc/libcloexec.conf (same grammar; see
- * policy.c and libcloexec(7)).
+ * What the library does: the built-in defaults, then the policy file and
+ * its drop-ins, then the CLOEXEC_POLICY environment variable, each on top
+ * of the one before (same grammar; see layers.h, policy.c and
+ * libcloexec(7)).
  *
  * The wrappers need one answer on their fast path: does the policy force
  * close-on-exec on this class of fd, and is there anything more to do
@@ -79,6 +80,18 @@ enum policy_scope {
 	SCOPE_PROCESS,
 };
 
+/* The single-valued items, whose source --show-policy names. */
+enum policy_from {
+	POLICY_FROM_MODE,
+	POLICY_FROM_CLASSES,
+	POLICY_FROM_SCOPE,
+	POLICY_FROM_REPORT,
+	POLICY_FROM_SWEEP,
+	POLICY_FROM_LOG,
+	POLICY_FROM_EXEMPT, /* the last exempt=none or exempt=default */
+	POLICY_FROM_COUNT
+};
+
 /* A list of comma-separated items, as offsets into the policy's text. */
 #define POLICY_LIST_MAX 32
 struct policy_list {
@@ -88,7 +101,7 @@ struct policy_list {
 	} item[POLICY_LIST_MAX];
 };
 
-#define POLICY_TEXT_MAX 4096
+#define POLICY_TEXT_MAX 8192
 #define POLICY_FILE_MAX 2048 /* bytes of the policy file read */
 #define POLICY_KEEP_MAX 16
 
@@ -102,10 +115,13 @@ struct policy {
 	unsigned nkeep;
 	struct {
 		int lo, hi;
+		unsigned short off; /* in text */
 	} keep[POLICY_KEEP_MAX];
 	struct policy_list keep_path, exempt_list, unexempt_list;
 	int log_off, log_len; /* log=PATH, or -1 */
-	bool exempt_set;      /* exempt= given: no defaults */
+	bool exempt_set;      /* exempt=none given: no defaults */
+	/* Offset + 1 in text of the item that last set each; 0: default. */
+	unsigned short from[POLICY_FROM_COUNT];
 	/* The text the lists point into: a copy, so setenv cannot move it. */
 	size_t text_len;
 	char text[POLICY_TEXT_MAX];
@@ -135,12 +151,16 @@ void policy_settle(struct policy *p, const char *exe, const char *name)
 	__attribute__((visibility("hidden")));
 uint32_t policy_word_of(const struct policy *p)
 	__attribute__((visibility("hidden")));
+/* The i-th program exempt by default, NULL past the last. */
+const char *policy_default_exempt(unsigned i)
+	__attribute__((visibility("hidden")));
 const char *fd_class_name(enum fd_class c)
 	__attribute__((visibility("hidden")));
 /*
- * Is there a policy other than the defaults to load (the environment or a
- * file names one)?  A presence check, cheaper than loading: one pass over
- * the environment and one access() of the default file.
+ * Is there a policy other than the defaults to load (the environment names
+ * one, or a file or drop-in directory exists)?  A presence check, cheaper
+ * than loading: one pass over the environment, then an open of the file
+ * and one of the directory, which the load then reads (layers.c).
  */
 bool policy_configured(void) __attribute__((visibility("hidden")));
 uint32_t policy_load(void) 

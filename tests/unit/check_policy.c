@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "testlib.h"
+#include "core/layers.h"
 #include "core/policy.h"
 
 #define BIT(c) (1u << (c))
@@ -18,7 +19,7 @@ static struct policy parsed(const char *text, int *bad, struct diag *errs)
 	struct policy p;
 
 	policy_default(&p);
-	errs->len = 0;
+	*errs = (struct diag){ .len = 0 };
 	*bad = policy_parse(&p, text, "TEST", errs);
 	return p;
 }
@@ -317,10 +318,20 @@ START_TEST(exempt_programs)
 	ck_assert(!exempt(&p, "/usr/bin/bash", "bash"));
 	ck_assert(exempt(&p, "/usr/bin/dash", "dash"));
 
+	/* Names add to the defaults: a layer names one more, drops none. */
 	p = parsed("exempt=lua*,/opt/legacy/*", &bad, &errs);
 	ck_assert(exempt(&p, "/usr/bin/lua5.4", "lua5.4"));
 	ck_assert(exempt(&p, "/opt/legacy/srv", "srv"));
+	ck_assert(exempt(&p, "/usr/bin/bash", "bash"));
+	p = parsed("exempt=none,lua*", &bad, &errs);
+	ck_assert(exempt(&p, "/usr/bin/lua5.4", "lua5.4"));
 	ck_assert(!exempt(&p, "/usr/bin/bash", "bash"));
+
+	/* The later word on a program wins, in either direction. */
+	p = parsed("exempt=lua* exempt=-lua* exempt=x", &bad, &errs);
+	ck_assert(!exempt(&p, "/usr/bin/lua5.4", "lua5.4"));
+	p = parsed("exempt=-bash exempt=bash", &bad, &errs);
+	ck_assert(exempt(&p, "/usr/bin/bash", "bash"));
 
 	p = parsed("exempt=default,myserver", &bad, &errs);
 	ck_assert(exempt(&p, "/usr/bin/bash", "bash"));
@@ -333,12 +344,16 @@ END_TEST
 
 /*
  * The policy word read from a file of LEN bytes of CONF, with no variable
- * set; its path in PATH (a mkstemp template), its stderr in OUT.
+ * set; its path in PATH (a mkstemp template).  Nothing on stderr, a pipe
+ * (file errors go to the system log, and to a terminal); what the file's
+ * reader says in OUT.
  */
 static uint32_t word_from_file(const char *conf, size_t len, char *path,
 			       char *out, size_t size)
 {
 	int fd = mkstemp(path), p[2];
+	struct diag errs = { .len = 0 };
+	struct policy q;
 	ssize_t n;
 	uint32_t w;
 
@@ -354,9 +369,13 @@ static uint32_t word_from_file(const char *conf, size_t len, char *path,
 	close(2);
 	n = read(p[0], out, size - 1);
 	close(p[0]);
+	ck_assert_int_eq(n, 0);
+	policy_default(&q);
+	ck_assert_int_gt(layers_read_file(&q, path, &errs, NULL), 0);
 	unlink(path);
-	ck_assert_int_gt(n, 0);
-	out[n] = '\0';
+	ck_assert_uint_lt(errs.len, size);
+	memcpy(out, errs.buf, errs.len);
+	out[errs.len] = '\0';
 	return w;
 }
 
@@ -377,7 +396,7 @@ END_TEST
 
 /*
  * A file longer than the library reads: the whole lines that fit apply, the
- * line cut in two does not, and one line on stderr says so.
+ * line cut in two does not, and one line says so.
  */
 START_TEST(long_file_is_read_to_its_last_whole_line)
 {
