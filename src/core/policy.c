@@ -623,6 +623,7 @@ uint32_t policy_word_of(const struct policy *p)
 	return w;
 }
 
+#ifdef CLOEXEC_TEST_SWITCHES
 /* The environment is the user's only in a process that is not setuid. */
 static const char *policy_getenv(const char *name)
 {
@@ -632,6 +633,7 @@ static const char *policy_getenv(const char *name)
 	return getauxval(AT_SECURE) ? NULL : getenv(name);
 #endif
 }
+#endif
 
 static struct policy loaded;
 /*
@@ -710,7 +712,7 @@ uint32_t policy_load(void)
 	struct diag errs = { .len = 0 };
 	long pid = sys_call(SYS_getpid, 0, 0, 0, 0, 0);
 	long expected = 0;
-	const char *text, *exe_path;
+	const char *exe_path;
 	char exe[512], applet[256];
 	uint32_t word;
 
@@ -730,9 +732,12 @@ uint32_t policy_load(void)
 		      program_name(exe_path, applet, sizeof(applet)));
 	word = policy_word_of(&loaded);
 #ifdef CLOEXEC_TEST_SWITCHES
-	text = policy_getenv(POLICY_TEST_NO_LOCK_ENV);
-	if (text && !strcmp(text, "1"))
-		word |= POLICY_NO_LOCK;
+	{
+		const char *text = policy_getenv(POLICY_TEST_NO_LOCK_ENV);
+
+		if (text && !strcmp(text, "1"))
+			word |= POLICY_NO_LOCK;
+	}
 #endif
 	atomic_store_explicit(&policy_hot, word, memory_order_release);
 	atomic_store(&load_state, -1);
