@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libFuzzer target: the policy text, as the environment gives it
- * (policy_parse) and as the file does (parse_file: lines, comments, the
- * size limit), then what is derived from it (the exempt list against a
- * program, the hot word).  The first byte picks the form.
+ * (policy_parse) and as a file does (layers_read_file: lines, comments,
+ * the size limit), then what is derived from it (the exempt list against
+ * a program, the hot word).  The first byte picks the form.
  *
- * policy.c is included, not linked, to reach its static parse_file: the
+ * policy.c is included, not linked, to reach its static functions: the
  * target is built with the other core sources but not that one.
  */
 #include "core/policy.c"
@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "core/layers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -58,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (write(fd, data + 1, size - 1) != (ssize_t)(size - 1))
 			abort();
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		parse_file(&p, path, &errs);
+		layers_read_file(&p, path, &errs, NULL);
 		close(fd);
 	}
 	check_parsed(&p, &errs);
