@@ -134,19 +134,30 @@ static void format_inet(char *out, size_t size, const char *hex, bool v6)
 	snprintf(out + len, size - len, "]:%u", port);
 }
 
-/* TCP and UDP, v4 and v6: "sl local rem st ... uid timeout inode". */
-static void load_inet(struct sock_table *t, int pid, const char *name,
-		      const char *type, bool v6)
+/* /proc/PID/net/NAME, past its heading line; NULL if it cannot be read. */
+static FILE *open_net_table(int pid, const char *name, char *line, int size)
 {
-	char path[64], line[512];
+	char path[64];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/net/%s", pid, name);
 	f = fopen(path, "re");
+	if (f && !fgets(line, size, f)) {
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* TCP and UDP, v4 and v6: "sl local rem st ... uid timeout inode". */
+static void load_inet(struct sock_table *t, int pid, const char *name,
+		      const char *type, bool v6)
+{
+	char line[512];
+	FILE *f = open_net_table(pid, name, line, sizeof(line));
+
 	if (!f)
 		return;
-	if (!fgets(line, sizeof(line), f))
-		goto out;
 	while (fgets(line, sizeof(line), f)) {
 		char local[64], rem[64];
 		unsigned st;
@@ -167,7 +178,6 @@ static void load_inet(struct sock_table *t, int pid, const char *name,
 		if (s->connected)
 			format_inet(s->peer, sizeof(s->peer), rem, v6);
 	}
-out:
 	fclose(f);
 }
 
@@ -176,15 +186,11 @@ static void load_unix(struct sock_table *t, int pid)
 {
 	static const char *const types[] = { "?", "stream", "dgram", "raw",
 					     "rdm", "seqpacket" };
-	char path[64], line[PATH_MAX + 128];
-	FILE *f;
+	char line[PATH_MAX + 128];
+	FILE *f = open_net_table(pid, "unix", line, sizeof(line));
 
-	snprintf(path, sizeof(path), "/proc/%d/net/unix", pid);
-	f = fopen(path, "re");
 	if (!f)
 		return;
-	if (!fgets(line, sizeof(line), f))
-		goto out;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long flags, inode;
 		unsigned type, st;
@@ -206,7 +212,6 @@ static void load_unix(struct sock_table *t, int pid)
 		s->listening = flags & 0x10000;
 		s->connected = st == 3;
 	}
-out:
 	fclose(f);
 }
 

@@ -353,17 +353,24 @@ static int read_opened(struct policy *p, const char *path, long file, long dir,
 	return bad;
 }
 
+/* The drop-in directory of the file at path: path ".d", cut to fit. */
+static void dropin_dir(const char *path, char dirpath[256])
+{
+	size_t plen = strlen(path);
+
+	if (plen > 256 - 3)
+		plen = 256 - 3;
+	memcpy(dirpath, path, plen);
+	memcpy(dirpath + plen, ".d", 3);
+}
+
 int layers_read_files(struct policy *p, const char *path, struct diag *errs,
 		      struct layer_trace *trace)
 {
 	char dirpath[256];
-	size_t plen = strlen(path);
 	long file, dir;
 
-	if (plen > sizeof(dirpath) - 3)
-		plen = sizeof(dirpath) - 3;
-	memcpy(dirpath, path, plen);
-	memcpy(dirpath + plen, ".d", 3);
+	dropin_dir(path, dirpath);
 	file = sys_openat(AT_FDCWD, path, FILE_FLAGS, 0);
 	dir = sys_openat(AT_FDCWD, dirpath, DIR_FLAGS, 0);
 	return read_opened(p, path, file, dir, errs, trace);
@@ -377,13 +384,9 @@ void layers_load(struct policy *p, struct diag *env_errs)
 	const char *path = layers_file_path(), *text;
 	bool is_default = !strcmp(path, POLICY_FILE_DEFAULT);
 	char dirpath[256];
-	size_t plen = strlen(path);
 	long file, dir;
 
-	if (plen > sizeof(dirpath) - 3)
-		plen = sizeof(dirpath) - 3;
-	memcpy(dirpath, path, plen);
-	memcpy(dirpath + plen, ".d", 3);
+	dropin_dir(path, dirpath);
 	file = take(&probed_file, path, FILE_FLAGS, is_default);
 	dir = take(&probed_dir, dirpath, DIR_FLAGS, is_default);
 	read_opened(p, path, file, dir, &file_errs, NULL);
