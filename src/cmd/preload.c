@@ -171,7 +171,12 @@ static int write_file(const char *path, const char *text)
 		;
 	if (i == len)
 		return unlink(path) == 0 || errno == ENOENT ? 0 : -1;
-	snprintf(tmp, sizeof(tmp), "%s.cloexec-new", path);
+	/* a truncated name would be some other file */
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.cloexec-new", path) >=
+	    sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
@@ -338,6 +343,18 @@ int preload_enable(int argc, char **argv, const char *lib)
 
 	if (parse(argc, argv, &a))
 		return PRELOAD_EXIT_USAGE;
+#ifndef __GLIBC__
+	/*
+	 * musl's loader never reads the file (doc/musl.md), and it loads a
+	 * broken LD_PRELOAD entry's program without a word: an entry written
+	 * here would look enabled and protect nothing.
+	 */
+	fprintf(stderr,
+		"cloexec: not enabled: this build's C library never reads "
+		"%s%s; set LD_PRELOAD=%s in the image's environment instead\n",
+		a.root, PRELOAD_FILE, a.lib);
+	return PRELOAD_EXIT_FAILED;
+#endif
 	if (a.lib[0] != '/')
 		return fail("the library path must be absolute:", a.lib);
 	soname = strrchr(a.lib, '/') + 1;
