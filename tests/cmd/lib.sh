@@ -69,10 +69,11 @@ unpreloaded() { env $UNPRELOAD "$@"; }
 
 # A musl build's library cannot be preloaded into the system's glibc
 # programs (nor a glibc build's into musl ones): their loader refuses it
-# and they do not start.  Where the library follows a program into its
-# children, the tests of such a build run a program of its own instead:
-# minish for sh, echo and printenv (tests/lib/minish.c).
-if preloaded /bin/sh -c : 2>/dev/null; then
+# and they do not start.  A 32-bit build's is refused by 64-bit programs,
+# which say so and run without it.  Where the library follows a program
+# into its children, the tests of such a build run a program of its own
+# instead: minish for sh, echo and printenv (tests/lib/minish.c).
+if [ "$(preloaded /bin/sh -c 'echo ok' 2>&1)" = ok ]; then
 	system_takes_lib=true
 	SH=sh ECHO=echo PRINTENV=printenv
 else
