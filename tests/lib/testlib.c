@@ -149,6 +149,12 @@ static int run_in_process(char **argv, const struct config *c,
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		/*
+		 * A group of its own: Check, timing a test out in a process
+		 * that runs it unforked, kills its whole process group, which
+		 * would otherwise be make's.
+		 */
+		setpgid(0, 0);
 		setenv("TL_CONFIG", c->name, 1);
 		if (test) {
 			setenv("CK_RUN_CASE", test, 1);
