@@ -14,6 +14,8 @@ AM_TESTS_ENVIRONMENT = \
 	FDREPORT='$(abs_top_builddir)/tests/lib/fdreport'; \
 	OLDKERNEL_LIB='$(abs_top_builddir)/tests/lib/.libs/liboldkernel.so'; \
 	export OLDKERNEL_LIB; \
+	SLOWINIT_LIB='$(abs_top_builddir)/tests/lib/.libs/libslowinit.so'; \
+	export SLOWINIT_LIB; \
 	top_srcdir='$(top_srcdir)'; top_builddir='$(top_builddir)'; \
 	export CLOEXEC_LIB CLOEXEC_CMD CLOEXEC_SAN_LIB CLOEXEC_ABSENT FDREPORT; \
 	export top_srcdir top_builddir; \
@@ -205,6 +207,11 @@ SHELL_TESTS = \
 	tests/cmd/scan.test
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
+
+# A library whose constructor holds the dynamic loader's lock a while.
+check_LTLIBRARIES += tests/lib/libslowinit.la
+tests_lib_libslowinit_la_SOURCES = tests/lib/slowinit.c
+tests_lib_libslowinit_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 
 # An empty shared library: the "other preload" of the command tests.
 check_LTLIBRARIES += tests/lib/libempty.la

@@ -16,16 +16,20 @@
  * A waiter for the load waits only for a loader of its own process, which
  * runs on and finishes.  So every way of starting a program that the
  * library sees (fork's prepare handler, _Fork, vfork, posix_spawn,
- * system, popen, exec, syscall() of a clone) settles the policy first:
- * no child of this process is copied, nor shares its memory, while
+ * system, popen, exec, clone(), syscall() of a clone) settles the policy
+ * first: no child of this process is copied, nor shares its memory, while
  * another of its threads is loading.  Two ways are left:
  *
  * - the loading thread itself forks, from a signal handler: the child is
  *   a copy of that thread, which finishes the load there too;
- * - a clone the library does not see (libc's clone(), the clone system
- *   call in assembly) copies a process while it loads: in the child the
- *   word stays unset, and each call gets the default policy's word
- *   without waiting (policy_load).
+ * - a clone the library does not see (the clone system call in assembly)
+ *   copies a process while it loads: in the child the word stays unset,
+ *   and each call gets the default policy's word without waiting
+ *   (policy_load).
+ *
+ * The copies made without libc's fork (_Fork, clone(), the clone system
+ * call) need one thing more, which real.h describes: every real function
+ * looked up before the copy is made.
  */
 #ifndef CLOEXEC_POLICY_H
 #define CLOEXEC_POLICY_H

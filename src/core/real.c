@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stddef.h>
 
 #include "real.h"
 #include "thread.h"
@@ -10,18 +11,13 @@
 __thread struct cloexec_thread cloexec_self
 	__attribute__((tls_model("initial-exec")));
 
-real_fn real_resolve(struct real_slot *slot, real_fn raw)
+/* The next definition of the slot's name, or NULL; errno unchanged. */
+static void *real_lookup(struct real_slot *slot)
 {
 	struct cloexec_thread *self = thread_self();
-	int saved_errno;
+	int saved_errno = errno;
 	void *addr;
-	real_fn fn;
 
-	/* Re-entered from inside our own dlsym: answer with the raw twin. */
-	if (self->resolving)
-		return raw;
-
-	saved_errno = errno;
 	self->resolving = 1;
 #if HAVE_DLVSYM
 	if (slot->version[0])
@@ -32,6 +28,19 @@ real_fn real_resolve(struct real_slot *slot, real_fn raw)
 		addr = dlsym(RTLD_NEXT, slot->name);
 	self->resolving = 0;
 	errno = saved_errno;
+	return addr;
+}
+
+real_fn real_resolve(struct real_slot *slot, real_fn raw)
+{
+	void *addr = NULL;
+	real_fn fn;
+
+	/* Re-entered from inside our own dlsym: answer with the raw twin. */
+	if (thread_self()->resolving)
+		return raw;
+	if (!slot->absent)
+		addr = real_lookup(slot);
 
 	/*
 	 * A libc without the symbol (accept4 before glibc 2.10, __open_2 on
@@ -41,4 +50,31 @@ real_fn real_resolve(struct real_slot *slot, real_fn raw)
 	fn = addr ? (real_fn)addr : raw;
 	atomic_store_explicit(&slot->addr, fn, memory_order_release);
 	return fn;
+}
+
+/* The section's bounds, from the linker; weak for a link with no slot. */
+extern struct real_slot __start_cloexec_real[]
+	__attribute__((weak, visibility("hidden")));
+extern struct real_slot __stop_cloexec_real[]
+	__attribute__((weak, visibility("hidden")));
+
+void real_resolve_all(void)
+{
+	struct real_slot *slot;
+	void *addr;
+
+	if (thread_self()->resolving)
+		return;
+	for (slot = __start_cloexec_real; slot < __stop_cloexec_real; slot++) {
+		if (slot->absent ||
+		    atomic_load_explicit(&slot->addr, memory_order_acquire))
+			continue;
+		/* Absent: the raw twin, which only the slot's user knows. */
+		addr = real_lookup(slot);
+		if (addr)
+			atomic_store_explicit(&slot->addr, (real_fn)addr,
+					      memory_order_release);
+		else
+			slot->absent = 1;
+	}
 }

@@ -28,10 +28,22 @@ struct real_slot {
 	_Atomic(real_fn) addr;
 	char name[24];
 	char version[12];
+	/* dlsym found nothing (real_resolve_all): the raw twin, for good. */
+	_Bool absent;
 };
 
 real_fn real_resolve(struct real_slot *slot, real_fn raw)
 	__attribute__((visibility("hidden"), cold));
+
+/*
+ * Resolve every slot now.  A copy of this process made by a raw clone
+ * (no CLONE_VM) gets no help from libc: the loader's lock is copied as it
+ * was, held perhaps by a thread that is not in the copy, and the child's
+ * first dlsym would wait for it for ever.  So before such a clone, the
+ * parent resolves everything, and the child never calls dlsym for a slot.
+ * The first call costs a dlsym per slot; later ones, a load per slot.
+ */
+void real_resolve_all(void) __attribute__((visibility("hidden"), cold));
 
 static inline real_fn real_get(struct real_slot *slot, real_fn raw)
 {
@@ -43,6 +55,17 @@ static inline real_fn real_get(struct real_slot *slot, real_fn raw)
 }
 
 /*
+ * Every slot sits in one section, an array that real_resolve_all walks.
+ * The explicit alignment is the type's own: without it, GCC may align a
+ * static aggregate of 32 bytes or more to 32, which would leave gaps.
+ * (Sanitizers leave variables in a section named like an identifier
+ * unpadded, for the same reason.)
+ */
+#define REAL_SLOT_PLACE                                                        \
+	__attribute__((section("cloexec_real"),                                \
+		       aligned(_Alignof(struct real_slot))))
+
+/*
  * REAL_SLOT(open, raw_open) declares the slot for open(); REAL(open) is then
  * a pointer typed exactly like open.  REAL_SLOT_VERSION pins a symbol
  * version, for names whose default version is not the one a program uses.
@@ -52,7 +75,7 @@ static inline real_fn real_get(struct real_slot *slot, real_fn raw)
 		       "REAL_SLOT: name too long");                            \
 	static __typeof__(&sym) const real_raw_##sym                           \
 		__attribute__((unused)) = (rawfn);                             \
-	static struct real_slot real_slot_##sym = {                            \
+	static struct real_slot real_slot_##sym REAL_SLOT_PLACE = {            \
 		.name = #sym,                                                  \
 		.version = ver,                                                \
 	}

@@ -7,6 +7,7 @@
  * fork() gets there through pthread_atfork.  glibc runs no atfork handlers
  * for the rest: posix_spawn, system and popen (clone with CLONE_VFORK
  * inside libc), vfork, _Fork, and exec without fork, so each is wrapped.
+ * So is clone(), which starts a copy of the process like fork without CLONE_VM.
  * On a kernel with the flagged calls no creator ever holds the lock, and
  * the spawn side is one atomic add that never waits.
  *
@@ -17,7 +18,9 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -28,6 +31,7 @@
 #include "core/exec.h"
 #include "core/export.h"
 #include "core/forklock.h"
+#include "core/policy.h"
 #include "core/probe.h"
 #include "core/real.h"
 #include "core/sys.h"
@@ -42,6 +46,14 @@ static int no_posix_spawn(pid_t *pid, const char *path,
 			  char *const envp[])
 {
 	return ENOSYS;
+}
+
+static int no_clone(int (*fn)(void *), void *stack, int flags, void *arg,
+		    ...)
+{
+	(void)fn, (void)stack, (void)flags, (void)arg;
+	errno = ENOSYS;
+	return -1;
 }
 
 static pid_t no_fork(void)
@@ -90,6 +102,7 @@ REAL_SLOT(fexecve, no_fexecve);
 #if HAVE__FORK
 REAL_SLOT(_Fork, no_fork);
 #endif
+REAL_SLOT(clone, no_clone);
 #if HAVE_EXECVEAT
 REAL_SLOT(execveat, raw_execveat);
 #else
@@ -285,6 +298,7 @@ CLOEXEC_EXPORT pid_t _Fork(void)
 {
 	pid_t pid;
 
+	real_resolve_all();
 	forklock_prepare();
 	pid = REAL(_Fork)();
 	if (pid == 0)
@@ -292,6 +306,56 @@ CLOEXEC_EXPORT pid_t _Fork(void)
 	else
 		forklock_parent();
 	return pid;
+}
+
+/*
+ * Without CLONE_VM, clone() makes a copy of this process as fork does, but
+ * runs no atfork handlers, and libc resets none of its locks in the child:
+ * the child needs the real functions resolved (real.h) and the fork child
+ * handler's work, which runs before the caller's function.  The call's
+ * description is on this stack, which the child has a copy of.  With
+ * CLONE_VM it is a thread, or a child that borrows this memory until it
+ * execs (posix_spawn's way): the policy is settled first (policy.h).
+ */
+struct clone_call {
+	int (*fn)(void *);
+	void *arg;
+};
+
+static int clone_child(void *p)
+{
+	struct clone_call *call = p;
+
+	forklock_child();
+	return call->fn(call->arg);
+}
+
+CLOEXEC_EXPORT READS_UNPASSED_ARGS int clone(int (*fn)(void *), void *stack,
+					     int flags, void *arg, ...)
+{
+	struct clone_call call = { fn, arg };
+	void *parent_tid, *tls, *child_tid;
+	int ret, saved_errno;
+	va_list ap;
+
+	va_start(ap, arg);
+	parent_tid = va_arg(ap, void *);
+	tls = va_arg(ap, void *);
+	child_tid = va_arg(ap, void *);
+	va_end(ap);
+	if (flags & CLONE_VM) {
+		policy_word();
+		return REAL(clone)(fn, stack, flags, arg, parent_tid, tls,
+				   child_tid);
+	}
+	real_resolve_all();
+	forklock_prepare();
+	ret = REAL(clone)(clone_child, stack, flags, &call, parent_tid, tls,
+			  child_tid);
+	saved_errno = errno;
+	forklock_parent();
+	errno = saved_errno;
+	return ret;
 }
 #endif
 

@@ -21,19 +21,7 @@
 #include "core/sys.h"
 #include "specs.h"
 
-/*
- * syscall() takes six arguments whatever the number, as libc's own does in
- * assembly: reading all six va_args reads past what a caller with fewer
- * passed, which is the caller's stack, readable but not an argument.  That
- * is the contract, so AddressSanitizer is told not to check those reads.
- */
-#if defined(__SANITIZE_ADDRESS__)
-#define SIX_ARGS __attribute__((no_sanitize_address))
-#else
-#define SIX_ARGS
-#endif
-
-/* In a SIX_ARGS function: the six arguments after nr into a[]. */
+/* In a READS_UNPASSED_ARGS function: the six arguments after nr, in a[]. */
 #define READ_SIX_ARGS(a, nr)                                                   \
 	do {                                                                   \
 		va_list ap_;                                                   \
@@ -44,7 +32,7 @@
 		va_end(ap_);                                                   \
 	} while (0)
 
-SIX_ARGS static long raw_syscall(long nr, ...)
+READS_UNPASSED_ARGS static long raw_syscall(long nr, ...)
 {
 	long a[6];
 
@@ -430,7 +418,9 @@ static long translate_socketcall(long a[6], void *caller)
 
 /*
  * A child that is a copy of this process (no CLONE_VM) is a fork: the
- * lock's work of the atfork handlers, done around it as for _Fork.
+ * lock's work of the atfork handlers, done around it as for _Fork.  But
+ * libc does none of its own (real.h): the child must find every real
+ * function resolved.
  */
 static long translate_fork(long nr, long a[6])
 {
@@ -440,6 +430,7 @@ static long translate_fork(long nr, long a[6])
 		policy_word();
 		return call(nr, a);
 	}
+	real_resolve_all();
 	forklock_prepare();
 	ret = call(nr, a);
 	if (ret == 0)
@@ -449,7 +440,7 @@ static long translate_fork(long nr, long a[6])
 	return ret;
 }
 
-CLOEXEC_EXPORT SIX_ARGS long syscall(long nr, ...)
+CLOEXEC_EXPORT READS_UNPASSED_ARGS long syscall(long nr, ...)
 {
 	const struct sys_rule *r;
 	long a[6];

@@ -5,15 +5,17 @@
  * creates.  Each trial is a fresh process (nothing loaded yet) where one
  * thread creates its first fd while the others start children every way
  * there is: fork, vfork, posix_spawn, the clone system call through
- * syscall(), and libc's clone(), which the library does not see.  Each
- * child creates an fd and exits.  A child copied while the policy was
- * half loaded used to wait for a loader that was not in its process, for
- * ever: the trial's alarm finds it, names the way it was made, and kills
- * it.  RACE_LOAD_ONLY=fork (or another name below) makes children
- * only that way.
+ * syscall(), and libc's clone().  Each child creates an fd and exits.  A
+ * child copied while the policy was half loaded used to wait for a loader
+ * that was not in its process, for ever; one made by a clone while another
+ * thread looked up a real function, for the dynamic loader's lock.  The
+ * trial's alarm finds such a child, names the way it was made, and kills
+ * it.  RACE_LOAD_ONLY=fork (or another name below) makes children only
+ * that way.
  */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -105,9 +108,7 @@ static pid_t start(enum method m, int k)
 	const char *only = getenv("RACE_LOAD_ONLY");
 	pid_t pid;
 
-	if ((only && strcmp(only, method_names[m])) ||
-	    (m == LIBC_CLONE && getenv("RACE_LOAD_NO_LIBC_CLONE")) ||
-	    (m == SYSCALL_CLONE && getenv("RACE_LOAD_NO_RAW_CLONE")))
+	if (only && strcmp(only, method_names[m]))
 		return -2;
 
 	switch (m) {
@@ -208,26 +209,6 @@ START_TEST(children_work_whenever_they_start)
 		    strncmp(*e, POLICY_FILE_ENV "=", sizeof(POLICY_FILE_ENV)))
 			envp[n++] = *e;
 	envp[n++] = env_seed;
-	/*
-	 * A libc clone() child (a copy of a multithreaded process made
-	 * behind libc's back, which no library can make safe in general)
-	 * hung in about 1 trial of 100 on the emulated old kernel, and of
-	 * 300 on this one once the inheritance rules were in: not yet
-	 * explained.  Left out, so that this test fails for its own subject
-	 * only; RACE_LOAD_LIBC_CLONE=1 puts it back.
-	 */
-	if (!getenv("RACE_LOAD_LIBC_CLONE"))
-		envp[n++] = "RACE_LOAD_NO_LIBC_CLONE=1";
-	/*
-	 * A raw clone's children (syscall(SYS_clone), no CLONE_VM) hung too
-	 * once the branches were merged: 2 in one trial of 200 on this
-	 * kernel, 3 in one on the emulated one, in CI, with 15 s to finish.
-	 * A real bug, not yet found (issue 12 stays open for it): left out
-	 * until it is, RACE_LOAD_RAW_CLONE=1 puts it back.  fork, vfork and
-	 * posix_spawn stay in.
-	 */
-	if (!getenv("RACE_LOAD_RAW_CLONE"))
-		envp[n++] = "RACE_LOAD_NO_RAW_CLONE=1";
 	envp[n] = NULL;
 	for (i = 0; i < TRIALS; i++) {
 		snprintf(env_seed, sizeof(env_seed), "RACE_LOAD_TRIAL=%d", i);
@@ -251,11 +232,123 @@ START_TEST(children_work_whenever_they_start)
 }
 END_TEST
 
+static void *load_slow_library(void *arg)
+{
+	(void)arg;
+	return dlopen(getenv("SLOWINIT_LIB"), RTLD_NOW);
+}
+
+/* A call this process has not made before: its real function is unknown. */
+static int first_timerfd(void *arg)
+{
+	(void)arg;
+	return timerfd_create(CLOCK_MONOTONIC, 0) < 0;
+}
+
+static int nothing(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+/* A copy of this process made without fork(), by way k, running fn. */
+static pid_t copy_without_fork(int k, int (*fn)(void *))
+{
+	pid_t pid;
+
+	switch (k) {
+	case 0:
+		pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0, 0);
+		break;
+	case 1:
+		return clone(fn, stacks[0] + STACK_SIZE, SIGCHLD, NULL);
+#if HAVE__FORK
+	case 2:
+		pid = _Fork();
+		break;
+#endif
+	default:
+		return -2;
+	}
+	if (pid == 0)
+		_exit(fn(NULL));
+	return pid;
+}
+
+/*
+ * The same without luck: a copy of the process made, without fork(),
+ * while another thread holds the dynamic loader's lock (dlopen runs
+ * constructors under it).  The child calls a wrapper that this process
+ * has not called before, whose real function the library had not looked up
+ * yet.  Looked up in the child, it waited for ever for a lock whose owner
+ * is not there (real.h).
+ */
+static void copy_while_the_loader_is_busy(int way)
+{
+	static const char *const ways[] = { "syscall(SYS_clone)", "clone()",
+					     "_Fork()" };
+	int ready[2], status, i;
+	char c, fd_name[16];
+	void *library;
+	pthread_t thread;
+	pid_t pid;
+
+	ck_assert_ptr_nonnull(getenv("SLOWINIT_LIB"));
+	/* Once before, so that the way's own real function is known. */
+	pid = copy_without_fork(way, nothing);
+	if (pid == -2)
+		return;
+	ck_assert_int_gt(pid, 0);
+	ck_assert_int_eq(waitpid(pid, &status, __WALL), pid);
+	ck_assert_int_eq(pipe(ready), 0);
+	snprintf(fd_name, sizeof(fd_name), "%d", ready[1]);
+	setenv("SLOWINIT_READY", fd_name, 1);
+	ck_assert_int_eq(pthread_create(&thread, NULL, load_slow_library,
+					NULL),
+			 0);
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	pid = copy_without_fork(way, first_timerfd);
+	ck_assert_int_gt(pid, 0);
+	/* The loader is done with its lock in 0.3 s; the child, soon after. */
+	for (i = 0; i < 200 && !waitpid(pid, &status, WNOHANG | __WALL); i++)
+		usleep(50 * 1000);
+	if (i == 200) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, __WALL);
+	}
+	ck_assert_msg(i < 200, "the child of %s hung", ways[way]);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_int_eq(pthread_join(thread, &library), 0);
+	ck_assert_ptr_nonnull(library);
+}
+
+/* Each in a process of its own, where no real function is known yet. */
+START_TEST(raw_clone_while_the_loader_is_busy)
+{
+	copy_while_the_loader_is_busy(0);
+}
+END_TEST
+
+START_TEST(libc_clone_while_the_loader_is_busy)
+{
+	copy_while_the_loader_is_busy(1);
+}
+END_TEST
+
+START_TEST(bare_fork_while_the_loader_is_busy)
+{
+	copy_while_the_loader_is_busy(2);
+}
+END_TEST
+
 static Suite *load_suite(void)
 {
 	Suite *s = suite_create("race_load");
 
 	tl_add(s, children_work_whenever_they_start);
+	tl_add(s, raw_clone_while_the_loader_is_busy);
+	tl_add(s, libc_clone_while_the_loader_is_busy);
+	tl_add(s, bare_fork_while_the_loader_is_busy);
 	return s;
 }
 
