@@ -198,6 +198,7 @@ SHELL_TESTS = \
 	tests/cmd/programs.test \
 	tests/cmd/audit.test \
 	tests/cmd/auditlog.test \
+	tests/cmd/checkstatus.test \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
 	tests/cmd/servers.test \

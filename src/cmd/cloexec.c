@@ -29,8 +29,14 @@
 
 enum audit { AUDIT_NONE, AUDIT_SUMMARY, AUDIT_CHECK };
 
-/* Exit codes, as env(1) has them. */
+/*
+ * Exit codes, as env(1) has them; and --check's own, out of the way of
+ * the ones programs use most (0, 1, 2, sysexits' 64-78), of timeout(1)'s
+ * 124 and env(1)'s 125-127, and of a shell's 128+N for a signal, so that
+ * a CI log tells a leak from the program's own failure.
+ */
 enum {
+	EXIT_LEAKED = 120,
 	EXIT_CANCELED = 125,
 	EXIT_CANNOT_INVOKE = 126,
 	EXIT_ENOENT = 127,
@@ -57,7 +63,8 @@ static const char usage_text[] =
 	"                         in audit mode, then summarize what each "
 	"program\n"
 	"                         handed to the programs it started\n"
-	"  -C, --check            as --audit, and exit 1 if anything leaked\n"
+	"  -C, --check            as --audit, and exit 120 if anything leaked\n"
+	"      --leak-status=N    with --check, exit N instead of 120 on a leak\n"
 	"\n"
 	"       cloexec [-c LIST] [-p POLICY] [-o] --show-policy [PROGRAM]\n"
 	"Print the policy in force, item by item, with where each item comes\n"
@@ -86,8 +93,9 @@ static const char usage_text[] =
 	"  -V, --version          output version information and exit\n"
 	"\n"
 	"Exit status is PROGRAM's, or 125 if cloexec itself fails, 126 if\n"
-	"PROGRAM cannot be run, 127 if PROGRAM is not found; with --check, 1\n"
-	"when PROGRAM succeeded but leaked.\n";
+	"PROGRAM cannot be run, 127 if PROGRAM is not found; with --check, 120\n"
+	"(or --leak-status) when something leaked, whatever PROGRAM's own\n"
+	"status, which the summary's last line gives.\n";
 
 static const struct option long_options[] = {
 	{ "off", no_argument, NULL, 'o' },
@@ -96,6 +104,7 @@ static const struct option long_options[] = {
 	{ "library", required_argument, NULL, 'L' },
 	{ "audit", no_argument, NULL, 'a' },
 	{ "check", no_argument, NULL, 'C' },
+	{ "leak-status", required_argument, NULL, 'E' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "scan", no_argument, NULL, 's' },
 	{ "json", no_argument, NULL, 'j' },
@@ -297,10 +306,41 @@ static int exec_failed(const char *program)
 }
 
 /*
- * --audit and --check: run the program as a child, then read the audit
- * lines its tree wrote to the log and summarize them, grouped.
+ * The summary's last line: how PROGRAM ended, and with --check the
+ * verdict, so that its own status is never lost behind --check's.
  */
-static int run_audited(char **argv, const char *log, bool check)
+static void say_end(const char *program, int status, bool check, int leaks,
+		    int leak_status)
+{
+	char how[64];
+
+	if (WIFSIGNALED(status))
+		snprintf(how, sizeof(how), "was killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(how, sizeof(how), "exited with status %d",
+			 WEXITSTATUS(status));
+	if (!check)
+		fprintf(stderr, "cloexec: audit: %s %s\n", program, how);
+	else if (leaks)
+		fprintf(stderr,
+			"cloexec: check: FAILED, %d fd%s leaked (exit status "
+			"%d); %s %s\n",
+			leaks, leaks == 1 ? "" : "s", leak_status, program, how);
+	else
+		fprintf(stderr, "cloexec: check: no fd leaked; %s %s\n",
+			program, how);
+}
+
+/*
+ * --audit and --check: run the program as a child, then read the audit
+ * lines its tree wrote to the log and summarize them, grouped.  The exit
+ * status is the program's, except that --check's verdict comes first: a
+ * leak is leak_status even when the program failed too (the summary's
+ * last line still gives the program's own status).
+ */
+static int run_audited(char **argv, const char *log, bool check,
+		       int leak_status)
 {
 	struct sigaction ignore = { .sa_handler = SIG_IGN }, intr, quit;
 	int status, leaks;
@@ -323,11 +363,12 @@ static int run_audited(char **argv, const char *log, bool check)
 			die("cannot wait for the program", NULL);
 	leaks = audit_summary(log, stderr);
 	unlink(log);
+	say_end(argv[0], status, check, leaks, leak_status);
+	if (check && leaks)
+		return leak_status;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
-	if (WEXITSTATUS(status))
-		return WEXITSTATUS(status);
-	return check && leaks ? 1 : 0;
+	return WEXITSTATUS(status);
 }
 
 int main(int argc, char **argv)
@@ -338,6 +379,7 @@ int main(int argc, char **argv)
 	char log[] = "/tmp/cloexec-audit.XXXXXX";
 	bool scan = false, json = false, show = false, check_cfg = false;
 	int c, fail_on = scan_parse_level("high");
+	int leak_status = -1;
 
 	/* '+': options end at PROGRAM, whose own options are its own. */
 	while ((c = getopt_long(argc, argv, "+oc:p:L:aChV", long_options,
@@ -367,6 +409,20 @@ int main(int argc, char **argv)
 		case 'C':
 			audit = c == 'C' ? AUDIT_CHECK : AUDIT_SUMMARY;
 			break;
+		case 'E': {
+			char *end;
+			long n;
+
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			/* 0 would make --check a no-op: that is --audit. */
+			if (errno || end == optarg || *end || n < 1 || n > 255)
+				die("--leak-status takes a status from 1 to 255, "
+				    "not",
+				    optarg);
+			leak_status = (int)n;
+			break;
+		}
 		case 'l':
 			list_entries();
 			return 0;
@@ -424,6 +480,8 @@ int main(int argc, char **argv)
 		return show_policy(options, argv[optind]);
 	if (json || fail_on != scan_parse_level("high"))
 		die("--json and --fail-on go with --scan", NULL);
+	if (leak_status >= 0 && audit != AUDIT_CHECK)
+		die("--leak-status goes with --check", NULL);
 	if (optind >= argc) {
 		fputs("cloexec: no PROGRAM given\n"
 		      "Try 'cloexec --help' for more information.\n",
@@ -450,7 +508,8 @@ int main(int argc, char **argv)
 	if (policy && setenv(POLICY_ENV, policy, 1))
 		die("cannot set " POLICY_ENV, NULL);
 	if (audit)
-		return run_audited(argv + optind, log, audit == AUDIT_CHECK);
+		return run_audited(argv + optind, log, audit == AUDIT_CHECK,
+				   leak_status >= 0 ? leak_status : EXIT_LEAKED);
 	execvp(argv[optind], argv + optind);
 	return exec_failed(argv[optind]);
 }
