@@ -199,6 +199,7 @@ SHELL_TESTS = \
 	tests/cmd/audit.test \
 	tests/cmd/auditlog.test \
 	tests/cmd/checkstatus.test \
+	tests/cmd/signals.test \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
 	tests/cmd/servers.test \

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -333,31 +334,112 @@ static void say_end(const char *program, int status, bool check, int leaks,
 }
 
 /*
+ * The signals that stop a program from outside: ^C, ^\, a hangup, and
+ * what docker stop, systemd and timeout(1) send.
+ */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+/* The program, while it runs and has not been reaped; else 0. */
+static volatile sig_atomic_t program_pid;
+
+/*
+ * Pass a signal that a process sent (kill(1), a supervisor: si_code
+ * SI_USER, SI_QUEUE, SI_TKILL, all <= 0) on to the program, so that it
+ * stops and cloexec can still summarize and clean up.  Not one the
+ * kernel sent (SI_KERNEL): the terminal sends ^C, ^\ and a hangup to the
+ * whole foreground process group, the program included, which would
+ * then get it twice.
+ */
+static void forward(int sig, siginfo_t *info, void *context)
+{
+	int saved = errno;
+
+	(void)context;
+	if (program_pid > 0 && info->si_code <= 0)
+		kill((pid_t)program_pid, sig);
+	errno = saved;
+}
+
+/*
+ * After the summary and the cleanup, end as the program did: killed by
+ * the same signal, so that a shell or a supervisor sees what it would
+ * have seen without cloexec (as env(1) gives, and timeout(1) does).  No
+ * core file of cloexec's own for SIGQUIT or SIGSEGV: the program's is
+ * the one that matters.
+ */
+static int end_like(int status)
+{
+	struct rlimit none = { 0, 0 };
+	sigset_t set;
+	int sig;
+
+	if (!WIFSIGNALED(status))
+		return WEXITSTATUS(status);
+	sig = WTERMSIG(status);
+	setrlimit(RLIMIT_CORE, &none);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	/* A signal that does not kill (SIGCHLD?): the shell's number. */
+	return 128 + sig;
+}
+
+/*
  * --audit and --check: run the program as a child, then read the audit
  * lines its tree wrote to the log and summarize them, grouped.  The exit
  * status is the program's, except that --check's verdict comes first: a
  * leak is leak_status even when the program failed too (the summary's
  * last line still gives the program's own status).
+ *
+ * The signals of forwarded[] go on to the program instead of stopping
+ * cloexec, which still summarizes and removes its files once the program
+ * is gone.  One the caller ignores (nohup, a background job's ^C) stays
+ * ignored, by both.  They are blocked from before the fork until
+ * program_pid is set, and again from when the program has ended until it
+ * is reaped, so that no signal goes to a pid that is not the program's.
  */
 static int run_audited(char **argv, const char *log, bool check,
 		       int leak_status)
 {
-	struct sigaction ignore = { .sa_handler = SIG_IGN }, intr, quit;
+	struct sigaction act = { .sa_sigaction = forward,
+				 .sa_flags = SA_SIGINFO | SA_RESTART };
+	struct sigaction old[COUNT(forwarded)];
+	sigset_t block, saved_mask;
+	siginfo_t info;
 	int status, leaks;
 	pid_t pid;
+	size_t i;
 
-	/* Like system(): the terminal's ^C is for the program. */
-	sigaction(SIGINT, &ignore, &intr);
-	sigaction(SIGQUIT, &ignore, &quit);
+	sigemptyset(&block);
+	for (i = 0; i < COUNT(forwarded); i++)
+		sigaddset(&block, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &block, &saved_mask);
+	act.sa_mask = block;
+	for (i = 0; i < COUNT(forwarded); i++) {
+		sigaction(forwarded[i], NULL, &old[i]);
+		if (old[i].sa_handler != SIG_IGN)
+			sigaction(forwarded[i], &act, NULL);
+	}
 	pid = fork();
 	if (pid < 0)
 		die("cannot fork", NULL);
 	if (pid == 0) {
-		sigaction(SIGINT, &intr, NULL);
-		sigaction(SIGQUIT, &quit, NULL);
+		for (i = 0; i < COUNT(forwarded); i++)
+			sigaction(forwarded[i], &old[i], NULL);
+		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
 		execvp(argv[0], argv);
 		_exit(exec_failed(argv[0]));
 	}
+	program_pid = pid;
+	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+	/* Wait without reaping: until then the pid is the program's. */
+	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0)
+		if (errno != EINTR)
+			die("cannot wait for the program", NULL);
+	sigprocmask(SIG_BLOCK, &block, NULL);
+	program_pid = 0;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die("cannot wait for the program", NULL);
@@ -366,9 +448,24 @@ static int run_audited(char **argv, const char *log, bool check,
 	say_end(argv[0], status, check, leaks, leak_status);
 	if (check && leaks)
 		return leak_status;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return end_like(status);
+}
+
+/*
+ * The temporary log's name, in TMPDIR as mktemp(1) has it, or /tmp.  Not
+ * a TMPDIR with blanks, which would end the log= item of the policy, nor
+ * a relative one, which the programs would read from where they run.
+ */
+static void audit_log_name(char *buf, size_t size)
+{
+	const char *dir = getenv("TMPDIR");
+	int n;
+
+	if (!dir || dir[0] != '/' || strpbrk(dir, " \t\n\v\f\r"))
+		dir = "/tmp";
+	n = snprintf(buf, size, "%s/cloexec-audit.XXXXXX", dir);
+	if (n < 0 || (size_t)n >= size)
+		snprintf(buf, size, "/tmp/cloexec-audit.XXXXXX");
 }
 
 int main(int argc, char **argv)
@@ -376,7 +473,7 @@ int main(int argc, char **argv)
 	const char *lib = NULL, *env;
 	enum audit audit = AUDIT_NONE;
 	char *policy = NULL, *options = NULL;
-	char log[] = "/tmp/cloexec-audit.XXXXXX";
+	char log[PATH_MAX];
 	bool scan = false, json = false, show = false, check_cfg = false;
 	int c, fail_on = scan_parse_level("high");
 	int leak_status = -1;
@@ -496,9 +593,11 @@ int main(int argc, char **argv)
 		policy_append(&policy, options);
 	set_preload(lib ? lib : find_library());
 	if (audit) {
-		int fd = mkstemp(log);
 		char item[sizeof("mode=audit log=") + sizeof(log)];
+		int fd;
 
+		audit_log_name(log, sizeof(log));
+		fd = mkstemp(log);
 		if (fd < 0)
 			die("cannot create the audit log", log);
 		close(fd);
