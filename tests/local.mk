@@ -200,6 +200,7 @@ SHELL_TESTS = \
 	tests/cmd/auditlog.test \
 	tests/cmd/checkstatus.test \
 	tests/cmd/signals.test \
+	tests/cmd/keeplog.test \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
 	tests/cmd/servers.test \

@@ -108,14 +108,28 @@ static void describe(const char *line, char *what, size_t size)
 		snprintf(what + n, size > n ? size - n : 0, ": %s", reason);
 }
 
-int audit_summary_stream(FILE *in, FILE *out)
+/* The groups of every log read so far. */
+struct audit {
+	struct group *groups;
+	size_t ngroups;
+	int leaks, kept, harmless;
+};
+
+struct audit *audit_new(void)
+{
+	struct audit *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		abort();
+	return a;
+}
+
+void audit_read(struct audit *a, FILE *in)
 {
 	/* A line is at most REPORT_LINE_MAX (4096) bytes: room to spare. */
 	char line[8192], who[1536], what[1536], program[512], exec[512];
 	char argv0[256], deliberate[8], target[512];
-	struct group *groups = NULL;
-	size_t ngroups = 0, i, j;
-	int leaks = 0, kept = 0, harmless = 0;
+	size_t i;
 
 	while (fgets(line, sizeof(line), in)) {
 		struct group *g = NULL;
@@ -132,17 +146,20 @@ int audit_summary_stream(FILE *in, FILE *out)
 			 argv0);
 		describe(line, what, sizeof(what));
 		field(line, "deliberate", deliberate, sizeof(deliberate));
-		for (i = 0; i < ngroups && !g; i++)
-			if (!strcmp(groups[i].who, who) &&
-			    !strcmp(groups[i].what, what))
-				g = &groups[i];
+		for (i = 0; i < a->ngroups && !g; i++)
+			if (!strcmp(a->groups[i].who, who) &&
+			    !strcmp(a->groups[i].what, what))
+				g = &a->groups[i];
 		if (!g) {
-			groups = realloc(groups, (ngroups + 1) * sizeof(*g));
-			if (!groups)
+			a->groups = realloc(a->groups,
+					    (a->ngroups + 1) * sizeof(*g));
+			if (!a->groups)
 				abort();
-			g = &groups[ngroups++];
+			g = &a->groups[a->ngroups++];
 			g->who = strdup(who);
 			g->what = strdup(what);
+			if (!g->who || !g->what)
+				abort();
 			g->deliberate = !strcmp(deliberate, "true");
 			g->harmless = !g->deliberate &&
 				      field(line, "target", target,
@@ -152,22 +169,31 @@ int audit_summary_stream(FILE *in, FILE *out)
 		}
 		g->count++;
 		if (g->deliberate)
-			kept++;
+			a->kept++;
 		else if (g->harmless)
-			harmless++;
+			a->harmless++;
 		else
-			leaks++;
+			a->leaks++;
 	}
-	if (!leaks && !kept && !harmless) {
+}
+
+int audit_print(struct audit *a, FILE *out)
+{
+	struct group *groups = a->groups;
+	size_t ngroups = a->ngroups, i, j;
+	int leaks = a->leaks;
+
+	if (!a->leaks && !a->kept && !a->harmless) {
 		fprintf(out, "cloexec: audit: no fd was inherited by any program "
 			     "started\n");
+		free(a);
 		return 0;
 	}
 	fprintf(out, "cloexec: audit: %d inherited fd%s leaked, %d passed on "
 		     "purpose",
-		leaks, leaks == 1 ? "" : "s", kept);
-	if (harmless)
-		fprintf(out, ", %d harmless (/dev/null)", harmless);
+		a->leaks, a->leaks == 1 ? "" : "s", a->kept);
+	if (a->harmless)
+		fprintf(out, ", %d harmless (/dev/null)", a->harmless);
 	fputc('\n', out);
 	for (i = 0; i < ngroups; i++) {
 		if (!groups[i].who)
@@ -192,7 +218,16 @@ int audit_summary_stream(FILE *in, FILE *out)
 		groups[i].who = NULL;
 	}
 	free(groups);
+	free(a);
 	return leaks;
+}
+
+int audit_summary_stream(FILE *in, FILE *out)
+{
+	struct audit *a = audit_new();
+
+	audit_read(a, in);
+	return audit_print(a, out);
 }
 
 /*

@@ -8,6 +8,15 @@
 
 #include <stdio.h>
 
+/*
+ * The summary of several logs (cloexec --summarize): audit_read each,
+ * then audit_print, which frees it and returns how many fds leaked.
+ */
+struct audit;
+struct audit *audit_new(void);
+void audit_read(struct audit *a, FILE *in);
+int audit_print(struct audit *a, FILE *out);
+
 /* Print the summary of log to out; returns how many fds leaked. */
 int audit_summary(const char *log, FILE *out);
 /* The same, of lines read from in (the fuzz target's entry). */

@@ -16,7 +16,9 @@
 #include <string.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,7 +30,7 @@
 #include "core/diag.h"
 #include "core/policy.h"
 
-enum audit { AUDIT_NONE, AUDIT_SUMMARY, AUDIT_CHECK };
+enum audit_mode { AUDIT_NONE, AUDIT_SUMMARY, AUDIT_CHECK };
 
 /*
  * Exit codes, as env(1) has them; and --check's own, out of the way of
@@ -66,6 +68,13 @@ static const char usage_text[] =
 	"                         handed to the programs it started\n"
 	"  -C, --check            as --audit, and exit 120 if anything leaked\n"
 	"      --leak-status=N    with --check, exit N instead of 120 on a leak\n"
+	"      --log=FILE         with --audit or --check, keep the audit lines\n"
+	"                         (JSON, one a line) in FILE, emptied first\n"
+	"\n"
+	"       cloexec [--check [--leak-status=N]] --summarize FILE...\n"
+	"Print the summary of logs kept with --log, of one run or several\n"
+	"together ('-': standard input); with --check, exit 120 (or N) if\n"
+	"anything leaked.\n"
 	"\n"
 	"       cloexec [-c LIST] [-p POLICY] [-o] --show-policy [PROGRAM]\n"
 	"Print the policy in force, item by item, with where each item comes\n"
@@ -106,6 +115,8 @@ static const struct option long_options[] = {
 	{ "audit", no_argument, NULL, 'a' },
 	{ "check", no_argument, NULL, 'C' },
 	{ "leak-status", required_argument, NULL, 'E' },
+	{ "log", required_argument, NULL, 'G' },
+	{ "summarize", no_argument, NULL, 'Z' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "scan", no_argument, NULL, 's' },
 	{ "json", no_argument, NULL, 'j' },
@@ -400,7 +411,7 @@ static int end_like(int status)
  * program_pid is set, and again from when the program has ended until it
  * is reaped, so that no signal goes to a pid that is not the program's.
  */
-static int run_audited(char **argv, const char *log, bool check,
+static int run_audited(char **argv, const char *log, bool keep, bool check,
 		       int leak_status)
 {
 	struct sigaction act = { .sa_sigaction = forward,
@@ -444,12 +455,16 @@ static int run_audited(char **argv, const char *log, bool check,
 		if (errno != EINTR)
 			die("cannot wait for the program", NULL);
 	leaks = audit_summary(log, stderr);
-	unlink(log);
+	if (!keep)
+		unlink(log);
 	say_end(argv[0], status, check, leaks, leak_status);
 	if (check && leaks)
 		return leak_status;
 	return end_like(status);
 }
+
+/* What ends an item of the policy (policy.c): not in a log= path. */
+#define POLICY_SEPARATORS " \t\n\v\f\r;"
 
 /*
  * The temporary log's name, in TMPDIR as mktemp(1) has it, or /tmp.  Not
@@ -461,22 +476,91 @@ static void audit_log_name(char *buf, size_t size)
 	const char *dir = getenv("TMPDIR");
 	int n;
 
-	if (!dir || dir[0] != '/' || strpbrk(dir, " \t\n\v\f\r"))
+	if (!dir || dir[0] != '/' || strpbrk(dir, POLICY_SEPARATORS))
 		dir = "/tmp";
 	n = snprintf(buf, size, "%s/cloexec-audit.XXXXXX", dir);
 	if (n < 0 || (size_t)n >= size)
 		snprintf(buf, size, "/tmp/cloexec-audit.XXXXXX");
 }
 
+/*
+ * --log FILE, as an absolute path: the programs of the tree open it where
+ * they run, which need not be here.  The library takes a log= path of
+ * fewer than 512 bytes, without what ends a policy item.
+ */
+static void keep_log_name(const char *file, char *buf, size_t size)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (file[0] == '/')
+		n = snprintf(buf, size, "%s", file);
+	else if (getcwd(cwd, sizeof(cwd)))
+		n = snprintf(buf, size, "%s/%s", cwd, file);
+	else
+		die("--log: cannot tell the current directory for", file);
+	if (n < 0 || (size_t)n >= size || n >= 512)
+		die("--log: the path is too long:", file);
+	if (strpbrk(buf, POLICY_SEPARATORS))
+		die("--log: the path cannot hold blanks or ';':", file);
+}
+
+/*
+ * --summarize FILE...: the summary of logs kept with --log, all together
+ * (the same leak in several runs is counted in each); '-' is standard
+ * input.  A file that cannot be read stops it: a summary of the others
+ * would pass for the whole.
+ */
+static int summarize_logs(char **files, bool check, int leak_status)
+{
+	struct audit *a = audit_new();
+	int leaks, n = 0;
+
+	if (!*files)
+		die("--summarize needs a FILE", NULL);
+	for (; *files; files++, n++) {
+		bool is_stdin = !strcmp(*files, "-");
+		FILE *in = is_stdin ? stdin : fopen(*files, "re");
+
+		if (!in) {
+			fprintf(stderr, "cloexec: --summarize: '%s': %s\n",
+				*files, strerror(errno));
+			exit(EXIT_CANCELED);
+		}
+		audit_read(a, in);
+		if (ferror(in)) {
+			fprintf(stderr, "cloexec: --summarize: cannot read "
+					"'%s'\n", *files);
+			exit(EXIT_CANCELED);
+		}
+		if (!is_stdin)
+			fclose(in);
+	}
+	leaks = audit_print(a, stdout);
+	if (!check)
+		return 0;
+	if (leaks)
+		printf("cloexec: check: FAILED, %d fd%s leaked (exit status %d) "
+		       "in %d log%s\n",
+		       leaks, leaks == 1 ? "" : "s", leak_status, n,
+		       n == 1 ? "" : "s");
+	else
+		printf("cloexec: check: no fd leaked in %d log%s\n", n,
+		       n == 1 ? "" : "s");
+	return leaks ? leak_status : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *lib = NULL, *env;
-	enum audit audit = AUDIT_NONE;
+	enum audit_mode audit = AUDIT_NONE;
 	char *policy = NULL, *options = NULL;
 	char log[PATH_MAX];
 	bool scan = false, json = false, show = false, check_cfg = false;
 	int c, fail_on = scan_parse_level("high");
 	int leak_status = -1;
+	const char *keep_log = NULL;
+	bool summarize = false;
 
 	/* '+': options end at PROGRAM, whose own options are its own. */
 	while ((c = getopt_long(argc, argv, "+oc:p:L:aChV", long_options,
@@ -520,6 +604,12 @@ int main(int argc, char **argv)
 			leak_status = (int)n;
 			break;
 		}
+		case 'G':
+			keep_log = optarg;
+			break;
+		case 'Z':
+			summarize = true;
+			break;
 		case 'l':
 			list_entries();
 			return 0;
@@ -579,6 +669,12 @@ int main(int argc, char **argv)
 		die("--json and --fail-on go with --scan", NULL);
 	if (leak_status >= 0 && audit != AUDIT_CHECK)
 		die("--leak-status goes with --check", NULL);
+	if (summarize)
+		return summarize_logs(argv + optind, audit == AUDIT_CHECK,
+				      leak_status >= 0 ? leak_status
+						       : EXIT_LEAKED);
+	if (keep_log && !audit)
+		die("--log goes with --audit or --check", NULL);
 	if (optind >= argc) {
 		fputs("cloexec: no PROGRAM given\n"
 		      "Try 'cloexec --help' for more information.\n",
@@ -594,10 +690,26 @@ int main(int argc, char **argv)
 	set_preload(lib ? lib : find_library());
 	if (audit) {
 		char item[sizeof("mode=audit log=") + sizeof(log)];
+		struct stat st;
 		int fd;
 
-		audit_log_name(log, sizeof(log));
-		fd = mkstemp(log);
+		if (keep_log) {
+			keep_log_name(keep_log, log, sizeof(log));
+			fd = open(log,
+				  O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+					  O_NONBLOCK | O_CLOEXEC,
+				  0600);
+			if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+				close(fd);
+				fd = -1;
+			}
+			if (fd < 0)
+				die("--log: cannot create a regular file at",
+				    keep_log);
+		} else {
+			audit_log_name(log, sizeof(log));
+			fd = mkstemp(log);
+		}
 		if (fd < 0)
 			die("cannot create the audit log", log);
 		close(fd);
@@ -607,7 +719,8 @@ int main(int argc, char **argv)
 	if (policy && setenv(POLICY_ENV, policy, 1))
 		die("cannot set " POLICY_ENV, NULL);
 	if (audit)
-		return run_audited(argv + optind, log, audit == AUDIT_CHECK,
+		return run_audited(argv + optind, log, keep_log != NULL,
+				   audit == AUDIT_CHECK,
 				   leak_status >= 0 ? leak_status : EXIT_LEAKED);
 	execvp(argv[optind], argv + optind);
 	return exec_failed(argv[optind]);
