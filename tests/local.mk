@@ -201,6 +201,7 @@ SHELL_TESTS = \
 	tests/cmd/checkstatus.test \
 	tests/cmd/signals.test \
 	tests/cmd/keeplog.test \
+	tests/cmd/auditfd.test \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
 	tests/cmd/servers.test \

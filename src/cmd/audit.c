@@ -113,7 +113,37 @@ struct audit {
 	struct group *groups;
 	size_t ngroups;
 	int leaks, kept, harmless;
+	int lost; /* lines the programs said they could not write */
+	char *lost_said[3]; /* the first few of those notices, described */
 };
+
+/* An "event":"lost" line (report.h): count it, describe the first few. */
+static void read_lost(struct audit *a, const char *line)
+{
+	char n[16] = "", pid[16] = "?", program[512] = "?", exec[512] = "?";
+	char reason[128] = "?", said[1400];
+	size_t i;
+	long count;
+
+	field(line, "lost", n, sizeof(n));
+	count = strtol(n, NULL, 10);
+	/* A notice that says nothing was lost still says the log failed. */
+	if (count < 1 || count > 1000000)
+		count = 1;
+	a->lost += (int)count;
+	field(line, "pid", pid, sizeof(pid));
+	field(line, "program", program, sizeof(program));
+	field(line, "exec", exec, sizeof(exec));
+	field(line, "reason", reason, sizeof(reason));
+	for (i = 0; i < sizeof(a->lost_said) / sizeof(a->lost_said[0]); i++)
+		if (!a->lost_said[i])
+			break;
+	if (i == sizeof(a->lost_said) / sizeof(a->lost_said[0]))
+		return;
+	snprintf(said, sizeof(said), "%ld by %s (pid %s) starting %s: %s",
+		 count, program, pid, exec, reason);
+	a->lost_said[i] = strdup(said);
+}
 
 struct audit *audit_new(void)
 {
@@ -136,6 +166,10 @@ void audit_read(struct audit *a, FILE *in)
 
 		if (!strstr(line, "\"libcloexec\":1"))
 			continue;
+		if (strstr(line, "\"event\":\"lost\"")) {
+			read_lost(a, line);
+			continue;
+		}
 		if (!field(line, "program", program, sizeof(program)))
 			strcpy(program, "?");
 		if (!field(line, "exec", exec, sizeof(exec)))
@@ -177,12 +211,35 @@ void audit_read(struct audit *a, FILE *in)
 	}
 }
 
-int audit_print(struct audit *a, FILE *out)
+/*
+ * Lines lost say that the summary is not the whole: before it, so that
+ * "no fd was inherited" is never read alone.
+ */
+static void print_lost(struct audit *a, FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "cloexec: audit: INCOMPLETE, at least %d audit line%s "
+		     "could not be written:\n",
+		a->lost, a->lost == 1 ? "" : "s");
+	for (i = 0; i < sizeof(a->lost_said) / sizeof(a->lost_said[0]); i++) {
+		if (!a->lost_said[i])
+			break;
+		fprintf(out, "    %s\n", a->lost_said[i]);
+		free(a->lost_said[i]);
+	}
+}
+
+int audit_print(struct audit *a, FILE *out, int *lost)
 {
 	struct group *groups = a->groups;
 	size_t ngroups = a->ngroups, i, j;
 	int leaks = a->leaks;
 
+	if (lost)
+		*lost = a->lost;
+	if (a->lost)
+		print_lost(a, out);
 	if (!a->leaks && !a->kept && !a->harmless) {
 		fprintf(out, "cloexec: audit: no fd was inherited by any program "
 			     "started\n");
@@ -227,30 +284,30 @@ int audit_summary_stream(FILE *in, FILE *out)
 	struct audit *a = audit_new();
 
 	audit_read(a, in);
-	return audit_print(a, out);
+	return audit_print(a, out, NULL);
 }
 
 /*
- * The log is a file this command made, but the programs it ran could
- * have put something else at its name: read a regular file only, not
- * through a symlink, and never wait on a FIFO.
+ * The log that cloexec opened, from its start (fd, for reading, is
+ * closed); the lines lost in *lost.
  */
-int audit_summary(const char *log, FILE *out)
+int audit_summary_fd(int fd, FILE *out, int *lost)
 {
-	int fd = open(log, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
 	FILE *in = NULL;
-	int leaks;
+	struct audit *a;
 
-	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode))
+	if (lseek(fd, 0, SEEK_SET) == 0)
 		in = fdopen(fd, "r");
 	if (!in) {
-		if (fd >= 0)
-			close(fd);
-		fprintf(out, "cloexec: cannot read the audit log %s\n", log);
+		close(fd);
+		fprintf(out, "cloexec: cannot read the audit log back\n");
+		*lost = 1;
 		return 0;
 	}
-	leaks = audit_summary_stream(in, out);
+	a = audit_new();
+	audit_read(a, in);
+	if (ferror(in))
+		fprintf(out, "cloexec: cannot read all of the audit log\n");
 	fclose(in);
-	return leaks;
+	return audit_print(a, out, lost);
 }

@@ -10,15 +10,20 @@
 
 /*
  * The summary of several logs (cloexec --summarize): audit_read each,
- * then audit_print, which frees it and returns how many fds leaked.
+ * then audit_print, which frees it and returns how many fds leaked (and
+ * in *lost, unless NULL, how many lines were lost).
  */
 struct audit;
 struct audit *audit_new(void);
 void audit_read(struct audit *a, FILE *in);
-int audit_print(struct audit *a, FILE *out);
+int audit_print(struct audit *a, FILE *out, int *lost);
 
-/* Print the summary of log to out; returns how many fds leaked. */
-int audit_summary(const char *log, FILE *out);
+/*
+ * Print the summary of the log open for reading at fd, from its start,
+ * to out; returns how many fds leaked, and in *lost how many lines the
+ * programs could not write (then the audit is incomplete).
+ */
+int audit_summary_fd(int fd, FILE *out, int *lost);
 /* The same, of lines read from in (the fuzz target's entry). */
 int audit_summary_stream(FILE *in, FILE *out);
 

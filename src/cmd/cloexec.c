@@ -11,14 +11,18 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,6 +33,7 @@
 
 #include "core/diag.h"
 #include "core/policy.h"
+#include "core/report.h"
 
 enum audit_mode { AUDIT_NONE, AUDIT_SUMMARY, AUDIT_CHECK };
 
@@ -40,6 +45,7 @@ enum audit_mode { AUDIT_NONE, AUDIT_SUMMARY, AUDIT_CHECK };
  */
 enum {
 	EXIT_LEAKED = 120,
+	EXIT_INCOMPLETE = 121, /* audit lines were lost */
 	EXIT_CANCELED = 125,
 	EXIT_CANNOT_INVOKE = 126,
 	EXIT_ENOENT = 127,
@@ -105,7 +111,8 @@ static const char usage_text[] =
 	"Exit status is PROGRAM's, or 125 if cloexec itself fails, 126 if\n"
 	"PROGRAM cannot be run, 127 if PROGRAM is not found; with --check, 120\n"
 	"(or --leak-status) when something leaked, whatever PROGRAM's own\n"
-	"status, which the summary's last line gives.\n";
+	"status, which the summary's last line gives, else 121 if audit lines\n"
+	"were lost.\n";
 
 static const struct option long_options[] = {
 	{ "off", no_argument, NULL, 'o' },
@@ -317,12 +324,135 @@ static int exec_failed(const char *program)
 	return err == ENOENT ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
 }
 
+/* The temporary log's name, in TMPDIR as mktemp(1) has it, or /tmp. */
+static void audit_log_name(char *buf, size_t size)
+{
+	const char *dir = getenv("TMPDIR");
+	int n;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	n = snprintf(buf, size, "%s/cloexec-audit.XXXXXX", dir);
+	if (n < 0 || (size_t)n >= size)
+		snprintf(buf, size, "/tmp/cloexec-audit.XXXXXX");
+}
+
+/* The log as the audit has it: written by the tree, read back here. */
+struct audit_run {
+	int wfd; /* the tree's, inherited: append only */
+	int rfd; /* cloexec's, to read the lines back */
+	int sock; /* the socket for the lines that cannot go to wfd */
+};
+
+/* The tree's fd goes at or above this, out of the way of the numbers
+ * that shells and programs pick themselves (exec 3<file, dup2 onto 4). */
+#define AUDIT_FD_MIN 100
+
+/*
+ * Open the log once, here, and hand it to the whole tree as an inherited
+ * fd named in CLOEXEC_AUDIT_FD (report.h): unlike a path, it reaches the
+ * programs after a privilege drop, in a private /tmp, a chroot or another
+ * mount namespace.  --log FILE is created or emptied; the temporary log
+ * is removed at once, so that nothing is left behind even if cloexec is
+ * killed.  And the abstract socket, named in CLOEXEC_AUDIT_SOCKET, which
+ * takes the lines of a program that lost the fd (a daemon's closefrom,
+ * Python's close_fds): drain_socket adds them to the log.
+ */
+static void open_audit(const char *keep_log, struct audit_run *run)
+{
+	char path[PATH_MAX], value[80];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	socklen_t len = sizeof(sa);
+	struct stat w, r;
+	int fd;
+
+	if (keep_log) {
+		fd = open(keep_log,
+			  O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW |
+				  O_NONBLOCK | O_NOCTTY,
+			  0600);
+		run->rfd = fd < 0 ? -1
+				  : open(keep_log, O_RDONLY | O_NOFOLLOW |
+							   O_NONBLOCK | O_CLOEXEC);
+	} else {
+		audit_log_name(path, sizeof(path));
+		run->rfd = mkostemp(path, O_CLOEXEC);
+		fd = run->rfd < 0 ? -1
+				  : open(path, O_WRONLY | O_APPEND | O_NOFOLLOW |
+						       O_NONBLOCK | O_NOCTTY);
+		if (run->rfd >= 0)
+			unlink(path);
+	}
+	/* Both the same regular file: not something swapped in between. */
+	if (fd < 0 || run->rfd < 0 || fstat(fd, &w) || fstat(run->rfd, &r) ||
+	    !S_ISREG(w.st_mode) || w.st_dev != r.st_dev || w.st_ino != r.st_ino)
+		die(keep_log ? "--log: cannot open a regular file at"
+			     : "cannot create the audit log in",
+		    keep_log ? keep_log : path);
+	run->wfd = fcntl(fd, F_DUPFD, AUDIT_FD_MIN);
+	if (run->wfd < 0)
+		run->wfd = fcntl(fd, F_DUPFD, 3);
+	if (run->wfd < 0)
+		die("cannot move the audit log's fd", NULL);
+	close(fd);
+	snprintf(value, sizeof(value), "%d:%llu:%llu", run->wfd,
+		 (unsigned long long)w.st_dev, (unsigned long long)w.st_ino);
+	if (setenv(REPORT_AUDIT_FD_ENV, value, 1))
+		die("cannot set " REPORT_AUDIT_FD_ENV, NULL);
+	/* Autobind: the kernel picks a free abstract name. */
+	run->sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			   0);
+	if (run->sock < 0 ||
+	    bind(run->sock, (struct sockaddr *)&sa, sizeof(sa_family_t)) ||
+	    getsockname(run->sock, (struct sockaddr *)&sa, &len) ||
+	    len <= offsetof(struct sockaddr_un, sun_path) + 1 ||
+	    sa.sun_path[0])
+		die("cannot make the audit's socket", NULL);
+	snprintf(value, sizeof(value), "%.*s",
+		 (int)(len - offsetof(struct sockaddr_un, sun_path) - 1),
+		 sa.sun_path + 1);
+	if (setenv(REPORT_AUDIT_SOCKET_ENV, value, 1))
+		die("cannot set " REPORT_AUDIT_SOCKET_ENV, NULL);
+}
+
+/*
+ * The lines received on the socket, appended to the log, where the
+ * summary, and --summarize of a kept log, read them.  Anyone on the
+ * machine (in this network namespace) may send to the socket: only whole
+ * lines of the library's go on, and the worst a stranger can do is add
+ * one, which can fail the verdict but never hide a leak.  Returns how
+ * many could not be appended (a full disk).
+ */
+static int drain_socket(const struct audit_run *run)
+{
+	static const char head[] = "{\"libcloexec\":1,";
+	char buf[REPORT_LINE_MAX + 1];
+	int unwritten = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = recv(run->sock, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if ((size_t)n < sizeof(head) || (size_t)n > REPORT_LINE_MAX ||
+		    buf[n - 1] != '\n' || memchr(buf, '\n', (size_t)n - 1) ||
+		    memchr(buf, '\0', (size_t)n) ||
+		    strncmp(buf, head, sizeof(head) - 1))
+			continue;
+		if (write(run->wfd, buf, (size_t)n) != n)
+			unwritten++;
+	}
+	return unwritten;
+}
+
 /*
  * The summary's last line: how PROGRAM ended, and with --check the
  * verdict, so that its own status is never lost behind --check's.
  */
 static void say_end(const char *program, int status, bool check, int leaks,
-		    int leak_status)
+		    int leak_status, int lost)
 {
 	char how[64];
 
@@ -333,12 +463,20 @@ static void say_end(const char *program, int status, bool check, int leaks,
 		snprintf(how, sizeof(how), "exited with status %d",
 			 WEXITSTATUS(status));
 	if (!check)
-		fprintf(stderr, "cloexec: audit: %s %s\n", program, how);
+		fprintf(stderr, "cloexec: audit: %s%s %s\n",
+			lost ? "incomplete; " : "", program, how);
 	else if (leaks)
 		fprintf(stderr,
 			"cloexec: check: FAILED, %d fd%s leaked (exit status "
-			"%d); %s %s\n",
-			leaks, leaks == 1 ? "" : "s", leak_status, program, how);
+			"%d)%s; %s %s\n",
+			leaks, leaks == 1 ? "" : "s", leak_status,
+			lost ? ", and the audit is incomplete" : "", program,
+			how);
+	else if (lost)
+		fprintf(stderr,
+			"cloexec: check: FAILED, the audit is incomplete (exit "
+			"status %d); %s %s\n",
+			EXIT_INCOMPLETE, program, how);
 	else
 		fprintf(stderr, "cloexec: check: no fd leaked; %s %s\n",
 			program, how);
@@ -369,6 +507,12 @@ static void forward(int sig, siginfo_t *info, void *context)
 	if (program_pid > 0 && info->si_code <= 0)
 		kill((pid_t)program_pid, sig);
 	errno = saved;
+}
+
+/* SIGCHLD: only to end the wait in ppoll. */
+static void woken(int sig)
+{
+	(void)sig;
 }
 
 /*
@@ -411,98 +555,92 @@ static int end_like(int status)
  * program_pid is set, and again from when the program has ended until it
  * is reaped, so that no signal goes to a pid that is not the program's.
  */
-static int run_audited(char **argv, const char *log, bool keep, bool check,
+static int run_audited(char **argv, struct audit_run *run, bool check,
 		       int leak_status)
 {
 	struct sigaction act = { .sa_sigaction = forward,
 				 .sa_flags = SA_SIGINFO | SA_RESTART };
+	struct sigaction chld = { .sa_handler = woken }, old_chld;
 	struct sigaction old[COUNT(forwarded)];
-	sigset_t block, saved_mask;
+	sigset_t block, saved_mask, run_mask, wait_mask;
 	siginfo_t info;
-	int status, leaks;
+	int status, leaks, lost, lines_lost;
 	pid_t pid;
 	size_t i;
 
 	sigemptyset(&block);
 	for (i = 0; i < COUNT(forwarded); i++)
 		sigaddset(&block, forwarded[i]);
+	sigaddset(&block, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &block, &saved_mask);
+	sigdelset(&block, SIGCHLD);
 	act.sa_mask = block;
 	for (i = 0; i < COUNT(forwarded); i++) {
 		sigaction(forwarded[i], NULL, &old[i]);
 		if (old[i].sa_handler != SIG_IGN)
 			sigaction(forwarded[i], &act, NULL);
 	}
+	/* A handler, even where the caller ignores it: else no waitid. */
+	sigaction(SIGCHLD, &chld, &old_chld);
+	run_mask = saved_mask;
+	sigaddset(&run_mask, SIGCHLD);
+	wait_mask = saved_mask;
+	sigdelset(&wait_mask, SIGCHLD);
 	pid = fork();
 	if (pid < 0)
 		die("cannot fork", NULL);
 	if (pid == 0) {
 		for (i = 0; i < COUNT(forwarded); i++)
 			sigaction(forwarded[i], &old[i], NULL);
+		sigaction(SIGCHLD, &old_chld, NULL);
 		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
 		execvp(argv[0], argv);
 		_exit(exec_failed(argv[0]));
 	}
 	program_pid = pid;
-	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
-	/* Wait without reaping: until then the pid is the program's. */
-	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0)
-		if (errno != EINTR)
+	sigprocmask(SIG_SETMASK, &run_mask, NULL);
+	/*
+	 * Take the socket's lines while the program runs (its queue is
+	 * short), until it has ended: SIGCHLD, blocked but during ppoll,
+	 * ends the wait without a race.  Not reaped yet: until then the pid
+	 * is the program's.
+	 */
+	lost = 0;
+	for (;;) {
+		struct pollfd in = { .fd = run->sock, .events = POLLIN };
+
+		info.si_pid = 0;
+		if (waitid(P_PID, (id_t)pid, &info,
+			   WEXITED | WNOHANG | WNOWAIT) < 0) {
+			if (errno == EINTR)
+				continue;
 			die("cannot wait for the program", NULL);
+		}
+		if (info.si_pid == pid)
+			break;
+		if (ppoll(&in, 1, NULL, &wait_mask) > 0)
+			lost += drain_socket(run);
+	}
 	sigprocmask(SIG_BLOCK, &block, NULL);
 	program_pid = 0;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die("cannot wait for the program", NULL);
-	leaks = audit_summary(log, stderr);
-	if (!keep)
-		unlink(log);
-	say_end(argv[0], status, check, leaks, leak_status);
+	lost += drain_socket(run);
+	close(run->sock);
+	close(run->wfd);
+	if (lost)
+		fprintf(stderr, "cloexec: audit: INCOMPLETE, %d line%s could "
+				"not be added to the log\n",
+			lost, lost == 1 ? "" : "s");
+	leaks = audit_summary_fd(run->rfd, stderr, &lines_lost);
+	lost += lines_lost;
+	say_end(argv[0], status, check, leaks, leak_status, lost);
 	if (check && leaks)
 		return leak_status;
+	if (check && lost)
+		return EXIT_INCOMPLETE;
 	return end_like(status);
-}
-
-/* What ends an item of the policy (policy.c): not in a log= path. */
-#define POLICY_SEPARATORS " \t\n\v\f\r;"
-
-/*
- * The temporary log's name, in TMPDIR as mktemp(1) has it, or /tmp.  Not
- * a TMPDIR with blanks, which would end the log= item of the policy, nor
- * a relative one, which the programs would read from where they run.
- */
-static void audit_log_name(char *buf, size_t size)
-{
-	const char *dir = getenv("TMPDIR");
-	int n;
-
-	if (!dir || dir[0] != '/' || strpbrk(dir, POLICY_SEPARATORS))
-		dir = "/tmp";
-	n = snprintf(buf, size, "%s/cloexec-audit.XXXXXX", dir);
-	if (n < 0 || (size_t)n >= size)
-		snprintf(buf, size, "/tmp/cloexec-audit.XXXXXX");
-}
-
-/*
- * --log FILE, as an absolute path: the programs of the tree open it where
- * they run, which need not be here.  The library takes a log= path of
- * fewer than 512 bytes, without what ends a policy item.
- */
-static void keep_log_name(const char *file, char *buf, size_t size)
-{
-	char cwd[PATH_MAX];
-	int n;
-
-	if (file[0] == '/')
-		n = snprintf(buf, size, "%s", file);
-	else if (getcwd(cwd, sizeof(cwd)))
-		n = snprintf(buf, size, "%s/%s", cwd, file);
-	else
-		die("--log: cannot tell the current directory for", file);
-	if (n < 0 || (size_t)n >= size || n >= 512)
-		die("--log: the path is too long:", file);
-	if (strpbrk(buf, POLICY_SEPARATORS))
-		die("--log: the path cannot hold blanks or ';':", file);
 }
 
 /*
@@ -514,7 +652,7 @@ static void keep_log_name(const char *file, char *buf, size_t size)
 static int summarize_logs(char **files, bool check, int leak_status)
 {
 	struct audit *a = audit_new();
-	int leaks, n = 0;
+	int leaks, lost, n = 0;
 
 	if (!*files)
 		die("--summarize needs a FILE", NULL);
@@ -536,18 +674,23 @@ static int summarize_logs(char **files, bool check, int leak_status)
 		if (!is_stdin)
 			fclose(in);
 	}
-	leaks = audit_print(a, stdout);
+	leaks = audit_print(a, stdout, &lost);
 	if (!check)
 		return 0;
 	if (leaks)
-		printf("cloexec: check: FAILED, %d fd%s leaked (exit status %d) "
-		       "in %d log%s\n",
-		       leaks, leaks == 1 ? "" : "s", leak_status, n,
+		printf("cloexec: check: FAILED, %d fd%s leaked (exit status %d)"
+		       "%s in %d log%s\n",
+		       leaks, leaks == 1 ? "" : "s", leak_status,
+		       lost ? ", and the audit is incomplete," : "", n,
 		       n == 1 ? "" : "s");
+	else if (lost)
+		printf("cloexec: check: FAILED, the audit is incomplete (exit "
+		       "status %d) in %d log%s\n",
+		       EXIT_INCOMPLETE, n, n == 1 ? "" : "s");
 	else
 		printf("cloexec: check: no fd leaked in %d log%s\n", n,
 		       n == 1 ? "" : "s");
-	return leaks ? leak_status : 0;
+	return leaks ? leak_status : lost ? EXIT_INCOMPLETE : 0;
 }
 
 int main(int argc, char **argv)
@@ -555,7 +698,7 @@ int main(int argc, char **argv)
 	const char *lib = NULL, *env;
 	enum audit_mode audit = AUDIT_NONE;
 	char *policy = NULL, *options = NULL;
-	char log[PATH_MAX];
+	struct audit_run run;
 	bool scan = false, json = false, show = false, check_cfg = false;
 	int c, fail_on = scan_parse_level("high");
 	int leak_status = -1;
@@ -689,38 +832,13 @@ int main(int argc, char **argv)
 		policy_append(&policy, options);
 	set_preload(lib ? lib : find_library());
 	if (audit) {
-		char item[sizeof("mode=audit log=") + sizeof(log)];
-		struct stat st;
-		int fd;
-
-		if (keep_log) {
-			keep_log_name(keep_log, log, sizeof(log));
-			fd = open(log,
-				  O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-					  O_NONBLOCK | O_CLOEXEC,
-				  0600);
-			if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
-				close(fd);
-				fd = -1;
-			}
-			if (fd < 0)
-				die("--log: cannot create a regular file at",
-				    keep_log);
-		} else {
-			audit_log_name(log, sizeof(log));
-			fd = mkstemp(log);
-		}
-		if (fd < 0)
-			die("cannot create the audit log", log);
-		close(fd);
-		snprintf(item, sizeof(item), "mode=audit log=%s", log);
-		policy_append(&policy, item);
+		open_audit(keep_log, &run);
+		policy_append(&policy, "mode=audit");
 	}
 	if (policy && setenv(POLICY_ENV, policy, 1))
 		die("cannot set " POLICY_ENV, NULL);
 	if (audit)
-		return run_audited(argv + optind, log, keep_log != NULL,
-				   audit == AUDIT_CHECK,
+		return run_audited(argv + optind, &run, audit == AUDIT_CHECK,
 				   leak_status >= 0 ? leak_status : EXIT_LEAKED);
 	execvp(argv[optind], argv + optind);
 	return exec_failed(argv[optind]);
