@@ -202,6 +202,7 @@ SHELL_TESTS = \
 	tests/cmd/signals.test \
 	tests/cmd/keeplog.test \
 	tests/cmd/auditfd.test \
+	tests/cmd/output.test \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
 	tests/cmd/servers.test \

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,7 +131,7 @@ static void read_lost(struct audit *a, const char *line)
 	/* A notice that says nothing was lost still says the log failed. */
 	if (count < 1 || count > 1000000)
 		count = 1;
-	a->lost += (int)count;
+	a->lost = a->lost > INT_MAX - count ? INT_MAX : a->lost + (int)count;
 	field(line, "pid", pid, sizeof(pid));
 	field(line, "program", program, sizeof(program));
 	field(line, "exec", exec, sizeof(exec));
@@ -230,46 +231,50 @@ static void print_lost(struct audit *a, FILE *out)
 	}
 }
 
-int audit_print(struct audit *a, FILE *out, int *lost)
+/*
+ * The groups, by the program that handed them on: by default only the
+ * leaks, which are what a reader has to act on; verbose, all of them.
+ */
+int audit_print(struct audit *a, FILE *out, bool verbose,
+		struct audit_counts *c)
 {
 	struct group *groups = a->groups;
 	size_t ngroups = a->ngroups, i, j;
 	int leaks = a->leaks;
 
-	if (lost)
-		*lost = a->lost;
+	if (c) {
+		c->leaks = a->leaks;
+		c->kept = a->kept;
+		c->harmless = a->harmless;
+		c->lost = a->lost;
+	}
 	if (a->lost)
 		print_lost(a, out);
-	if (!a->leaks && !a->kept && !a->harmless) {
-		fprintf(out, "cloexec: audit: no fd was inherited by any program "
-			     "started\n");
-		free(a);
-		return 0;
-	}
-	fprintf(out, "cloexec: audit: %d inherited fd%s leaked, %d passed on "
-		     "purpose",
-		a->leaks, a->leaks == 1 ? "" : "s", a->kept);
-	if (a->harmless)
-		fprintf(out, ", %d harmless (/dev/null)", a->harmless);
-	fputc('\n', out);
 	for (i = 0; i < ngroups; i++) {
+		bool shown = false;
+
 		if (!groups[i].who)
 			continue;
-		fprintf(out, "  %s:\n", groups[i].who);
 		for (j = i; j < ngroups; j++) {
-			if (!groups[j].who || strcmp(groups[j].who,
-						     groups[i].who))
+			struct group *g = &groups[j];
+
+			if (!g->who || strcmp(g->who, groups[i].who))
 				continue;
-			fprintf(out, "    %dx %s %s\n", groups[j].count,
-				groups[j].deliberate ? "on purpose"
-				: groups[j].harmless ? "harmless  "
-						     : "LEAKED    ",
-				groups[j].what);
-			if (j != i) {
-				free(groups[j].who);
-				groups[j].who = NULL;
+			if (verbose || (!g->deliberate && !g->harmless)) {
+				if (!shown)
+					fprintf(out, "  %s:\n", groups[i].who);
+				shown = true;
+				fprintf(out, "    %dx %s %s\n", g->count,
+					g->deliberate ? "on purpose"
+					: g->harmless ? "harmless  "
+						      : "LEAKED    ",
+					g->what);
 			}
-			free(groups[j].what);
+			if (j != i) {
+				free(g->who);
+				g->who = NULL;
+			}
+			free(g->what);
 		}
 		free(groups[i].who);
 		groups[i].who = NULL;
@@ -279,19 +284,53 @@ int audit_print(struct audit *a, FILE *out, int *lost)
 	return leaks;
 }
 
+void audit_counts_text(const struct audit_counts *c, bool verbose,
+		       char *leaked, size_t leaked_size, char *rest,
+		       size_t rest_size)
+{
+	size_t n = 0;
+
+	if (c->leaks)
+		snprintf(leaked, leaked_size, "%d inherited fd%s leaked",
+			 c->leaks, c->leaks == 1 ? "" : "s");
+	else if (c->kept || c->harmless)
+		snprintf(leaked, leaked_size, "no fd leaked");
+	else
+		snprintf(leaked, leaked_size,
+			 "no fd was inherited by any program started");
+	/* rest_size is 128 or more: room for these, whatever the counts. */
+	rest[0] = '\0';
+	if (c->kept)
+		n += (size_t)snprintf(rest + n, rest_size - n,
+				      ", %d passed on purpose", c->kept);
+	if (c->harmless && n < rest_size)
+		n += (size_t)snprintf(rest + n, rest_size - n,
+				      ", %d harmless (/dev/null)", c->harmless);
+	if (!verbose && (c->kept || c->harmless) && n < rest_size)
+		snprintf(rest + n, rest_size - n, " (-v lists them)");
+}
+
 int audit_summary_stream(FILE *in, FILE *out)
 {
 	struct audit *a = audit_new();
 
+	struct audit_counts c;
+	char leaked[64], rest[128];
+
 	audit_read(a, in);
-	return audit_print(a, out, NULL);
+	audit_print(a, out, true, &c);
+	audit_counts_text(&c, true, leaked, sizeof(leaked), rest,
+			  sizeof(rest));
+	fprintf(out, "cloexec: audit: %s%s\n", leaked, rest);
+	return c.leaks;
 }
 
 /*
  * The log that cloexec opened, from its start (fd, for reading, is
  * closed); the lines lost in *lost.
  */
-int audit_summary_fd(int fd, FILE *out, int *lost)
+int audit_summary_fd(int fd, FILE *out, bool verbose,
+		     struct audit_counts *c)
 {
 	FILE *in = NULL;
 	struct audit *a;
@@ -301,7 +340,7 @@ int audit_summary_fd(int fd, FILE *out, int *lost)
 	if (!in) {
 		close(fd);
 		fprintf(out, "cloexec: cannot read the audit log back\n");
-		*lost = 1;
+		*c = (struct audit_counts){ .lost = 1 };
 		return 0;
 	}
 	a = audit_new();
@@ -309,5 +348,5 @@ int audit_summary_fd(int fd, FILE *out, int *lost)
 	if (ferror(in))
 		fprintf(out, "cloexec: cannot read all of the audit log\n");
 	fclose(in);
-	return audit_print(a, out, lost);
+	return audit_print(a, out, verbose, c);
 }

@@ -74,6 +74,8 @@ static const char usage_text[] =
 	"                         handed to the programs it started\n"
 	"  -C, --check            as --audit, and exit 120 if anything leaked\n"
 	"      --leak-status=N    with --check, exit N instead of 120 on a leak\n"
+	"  -v, --verbose          with --audit, --check or --summarize, list\n"
+	"                         the fds passed on purpose too, not only leaks\n"
 	"      --log=FILE         with --audit or --check, keep the audit lines\n"
 	"                         (JSON, one a line) in FILE, emptied first\n"
 	"\n"
@@ -124,6 +126,7 @@ static const struct option long_options[] = {
 	{ "leak-status", required_argument, NULL, 'E' },
 	{ "log", required_argument, NULL, 'G' },
 	{ "summarize", no_argument, NULL, 'Z' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "scan", no_argument, NULL, 's' },
 	{ "json", no_argument, NULL, 'j' },
@@ -371,15 +374,17 @@ static void open_audit(const char *keep_log, struct audit_run *run)
 			  O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW |
 				  O_NONBLOCK | O_NOCTTY,
 			  0600);
-		run->rfd = fd < 0 ? -1
-				  : open(keep_log, O_RDONLY | O_NOFOLLOW |
-							   O_NONBLOCK | O_CLOEXEC);
+		run->rfd = -1;
+		if (fd >= 0)
+			run->rfd = open(keep_log, O_RDONLY | O_NOFOLLOW |
+					O_NONBLOCK | O_CLOEXEC);
 	} else {
 		audit_log_name(path, sizeof(path));
 		run->rfd = mkostemp(path, O_CLOEXEC);
-		fd = run->rfd < 0 ? -1
-				  : open(path, O_WRONLY | O_APPEND | O_NOFOLLOW |
-						       O_NONBLOCK | O_NOCTTY);
+		fd = -1;
+		if (run->rfd >= 0)
+			fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW |
+						O_NONBLOCK | O_NOCTTY);
 		if (run->rfd >= 0)
 			unlink(path);
 	}
@@ -447,39 +452,54 @@ static int drain_socket(const struct audit_run *run)
 	return unwritten;
 }
 
-/*
- * The summary's last line: how PROGRAM ended, and with --check the
- * verdict, so that its own status is never lost behind --check's.
- */
-static void say_end(const char *program, int status, bool check, int leaks,
-		    int leak_status, int lost)
-{
-	char how[64];
+/* -v: the summary lists every fd inherited, not only the leaks. */
+static bool verbose;
 
-	if (WIFSIGNALED(status))
-		snprintf(how, sizeof(how), "was killed by signal %d (%s)",
-			 WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else
-		snprintf(how, sizeof(how), "exited with status %d",
-			 WEXITSTATUS(status));
+/*
+ * The summary's one line: what leaked, what else was passed on, with
+ * --check the verdict, and tail (how the program ended, or how many logs
+ * were read), so that the program's own status is never lost behind
+ * --check's.  Returns --check's status, or 0.
+ */
+static int say_end(FILE *out, const struct audit_counts *c, bool check,
+		   int leak_status, const char *tail)
+{
+	char leaked[64], rest[128];
+
+	audit_counts_text(c, verbose, leaked, sizeof(leaked), rest,
+			  sizeof(rest));
 	if (!check)
-		fprintf(stderr, "cloexec: audit: %s%s %s\n",
-			lost ? "incomplete; " : "", program, how);
-	else if (leaks)
-		fprintf(stderr,
-			"cloexec: check: FAILED, %d fd%s leaked (exit status "
-			"%d)%s; %s %s\n",
-			leaks, leaks == 1 ? "" : "s", leak_status,
-			lost ? ", and the audit is incomplete" : "", program,
-			how);
-	else if (lost)
-		fprintf(stderr,
+		fprintf(out, "cloexec: audit: %s%s%s%s\n",
+			c->lost ? "INCOMPLETE, " : "", leaked, rest, tail);
+	else if (c->leaks)
+		fprintf(out,
+			"cloexec: check: FAILED, %s (exit status %d)%s%s%s\n",
+			leaked, leak_status, rest,
+			c->lost ? ", and the audit is incomplete" : "", tail);
+	else if (c->lost)
+		fprintf(out,
 			"cloexec: check: FAILED, the audit is incomplete (exit "
-			"status %d); %s %s\n",
-			EXIT_INCOMPLETE, program, how);
+			"status %d), %s%s%s\n",
+			EXIT_INCOMPLETE, leaked, rest, tail);
 	else
-		fprintf(stderr, "cloexec: check: no fd leaked; %s %s\n",
-			program, how);
+		fprintf(out, "cloexec: check: passed, %s%s%s\n", leaked, rest,
+			tail);
+	if (!check)
+		return 0;
+	return c->leaks ? leak_status : c->lost ? EXIT_INCOMPLETE : 0;
+}
+
+/* "; PROGRAM exited with status N", "; PROGRAM was killed by signal N" */
+static void how_it_ended(const char *program, int status, char *buf,
+			 size_t size)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, size, "; %s was killed by signal %d (%s)",
+			 program, WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, size, "; %s exited with status %d", program,
+			 WEXITSTATUS(status));
 }
 
 /*
@@ -564,7 +584,9 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 	struct sigaction old[COUNT(forwarded)];
 	sigset_t block, saved_mask, run_mask, wait_mask;
 	siginfo_t info;
-	int status, leaks, lost, lines_lost;
+	struct audit_counts counts;
+	char tail[PATH_MAX + 64];
+	int status, lost, verdict;
 	pid_t pid;
 	size_t i;
 
@@ -633,14 +655,11 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 		fprintf(stderr, "cloexec: audit: INCOMPLETE, %d line%s could "
 				"not be added to the log\n",
 			lost, lost == 1 ? "" : "s");
-	leaks = audit_summary_fd(run->rfd, stderr, &lines_lost);
-	lost += lines_lost;
-	say_end(argv[0], status, check, leaks, leak_status, lost);
-	if (check && leaks)
-		return leak_status;
-	if (check && lost)
-		return EXIT_INCOMPLETE;
-	return end_like(status);
+	audit_summary_fd(run->rfd, stderr, verbose, &counts);
+	counts.lost += lost;
+	how_it_ended(argv[0], status, tail, sizeof(tail));
+	verdict = say_end(stderr, &counts, check, leak_status, tail);
+	return verdict ? verdict : end_like(status);
 }
 
 /*
@@ -652,7 +671,9 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 static int summarize_logs(char **files, bool check, int leak_status)
 {
 	struct audit *a = audit_new();
-	int leaks, lost, n = 0;
+	struct audit_counts counts;
+	char tail[32];
+	int n = 0;
 
 	if (!*files)
 		die("--summarize needs a FILE", NULL);
@@ -674,23 +695,9 @@ static int summarize_logs(char **files, bool check, int leak_status)
 		if (!is_stdin)
 			fclose(in);
 	}
-	leaks = audit_print(a, stdout, &lost);
-	if (!check)
-		return 0;
-	if (leaks)
-		printf("cloexec: check: FAILED, %d fd%s leaked (exit status %d)"
-		       "%s in %d log%s\n",
-		       leaks, leaks == 1 ? "" : "s", leak_status,
-		       lost ? ", and the audit is incomplete," : "", n,
-		       n == 1 ? "" : "s");
-	else if (lost)
-		printf("cloexec: check: FAILED, the audit is incomplete (exit "
-		       "status %d) in %d log%s\n",
-		       EXIT_INCOMPLETE, n, n == 1 ? "" : "s");
-	else
-		printf("cloexec: check: no fd leaked in %d log%s\n", n,
-		       n == 1 ? "" : "s");
-	return leaks ? leak_status : lost ? EXIT_INCOMPLETE : 0;
+	audit_print(a, stdout, verbose, &counts);
+	snprintf(tail, sizeof(tail), " in %d log%s", n, n == 1 ? "" : "s");
+	return say_end(stdout, &counts, check, leak_status, tail);
 }
 
 int main(int argc, char **argv)
@@ -706,7 +713,7 @@ int main(int argc, char **argv)
 	bool summarize = false;
 
 	/* '+': options end at PROGRAM, whose own options are its own. */
-	while ((c = getopt_long(argc, argv, "+oc:p:L:aChV", long_options,
+	while ((c = getopt_long(argc, argv, "+oc:p:L:aCvhV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -741,8 +748,7 @@ int main(int argc, char **argv)
 			n = strtol(optarg, &end, 10);
 			/* 0 would make --check a no-op: that is --audit. */
 			if (errno || end == optarg || *end || n < 1 || n > 255)
-				die("--leak-status takes a status from 1 to 255, "
-				    "not",
+				die("--leak-status takes 1 to 255, not",
 				    optarg);
 			leak_status = (int)n;
 			break;
@@ -752,6 +758,9 @@ int main(int argc, char **argv)
 			break;
 		case 'Z':
 			summarize = true;
+			break;
+		case 'v':
+			verbose = true;
 			break;
 		case 'l':
 			list_entries();
@@ -839,7 +848,8 @@ int main(int argc, char **argv)
 		die("cannot set " POLICY_ENV, NULL);
 	if (audit)
 		return run_audited(argv + optind, &run, audit == AUDIT_CHECK,
-				   leak_status >= 0 ? leak_status : EXIT_LEAKED);
+				   leak_status >= 0 ? leak_status
+						    : EXIT_LEAKED);
 	execvp(argv[optind], argv + optind);
 	return exec_failed(argv[optind]);
 }

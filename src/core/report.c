@@ -550,17 +550,14 @@ static int audit_socket(struct report *r)
 static bool send_line(struct report *r, const char *line, size_t len)
 {
 	int fd = audit_socket(r);
+	struct iovec iov = { .iov_base = (void *)line, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	long n;
 
 	if (fd < 0)
 		return false;
 	do
-		n = sys_sendmsg(fd,
-				&(struct msghdr){
-					.msg_iov = &(struct iovec){
-						(void *)line, len },
-					.msg_iovlen = 1 },
-				MSG_NOSIGNAL);
+		n = sys_sendmsg(fd, &msg, MSG_NOSIGNAL);
 	while (n == -EINTR);
 	return n == (long)len;
 }
@@ -730,9 +727,12 @@ static void deliver(struct report *r, char *line, size_t len)
 
 		if (n == (long)len)
 			return;
-		r->named_why = n == -ENOSPC ? "the audit log's disk is full"
-			       : n < 0	    ? "a write to the audit log failed"
-					    : "a write to the audit log was cut";
+		if (n == -ENOSPC)
+			r->named_why = "the audit log's disk is full";
+		else if (n < 0)
+			r->named_why = "a write to the audit log failed";
+		else
+			r->named_why = "a write to the audit log was cut";
 		/* A cut line's rest would make two bad lines: all again. */
 		if (!send_line(r, line, len))
 			r->lost++;
