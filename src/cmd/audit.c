@@ -118,6 +118,20 @@ struct audit {
 	char *lost_said[3]; /* the first few of those notices, described */
 };
 
+/*
+ * A line the library wrote whole: it ends with "}", then its newline
+ * (none at the end of a file).  Not the start of one that a full disk
+ * cut, which the library ended with a newline and sent again.
+ */
+static bool whole(const char *line)
+{
+	size_t n = strlen(line);
+
+	if (n && line[n - 1] == '\n')
+		n--;
+	return n && line[n - 1] == '}';
+}
+
 /* An "event":"lost" line (report.h): count it, describe the first few. */
 static void read_lost(struct audit *a, const char *line)
 {
@@ -165,7 +179,7 @@ void audit_read(struct audit *a, FILE *in)
 	while (fgets(line, sizeof(line), in)) {
 		struct group *g = NULL;
 
-		if (!strstr(line, "\"libcloexec\":1"))
+		if (!strstr(line, "\"libcloexec\":1") || !whole(line))
 			continue;
 		if (strstr(line, "\"event\":\"lost\"")) {
 			read_lost(a, line);

@@ -733,7 +733,13 @@ static void deliver(struct report *r, char *line, size_t len)
 			r->named_why = "a write to the audit log failed";
 		else
 			r->named_why = "a write to the audit log was cut";
-		/* A cut line's rest would make two bad lines: all again. */
+		/*
+		 * A cut line's rest would make two bad lines: end the cut
+		 * one (the summary skips a line that is not whole), and send
+		 * all of it again.
+		 */
+		if (n > 0)
+			sys_write(r->out, "\n", 1);
 		if (!send_line(r, line, len))
 			r->lost++;
 	} else if (r->out >= 0) {
