@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stddef.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -365,9 +366,10 @@ static void open_audit(const char *keep_log, struct audit_run *run)
 {
 	char path[PATH_MAX], value[80];
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	socklen_t len = sizeof(sa);
+	unsigned char bytes[16];
 	struct stat w, r;
-	int fd;
+	size_t i;
+	int fd, n;
 
 	if (keep_log) {
 		fd = open(keep_log,
@@ -404,18 +406,25 @@ static void open_audit(const char *keep_log, struct audit_run *run)
 		 (unsigned long long)w.st_dev, (unsigned long long)w.st_ino);
 	if (setenv(REPORT_AUDIT_FD_ENV, value, 1))
 		die("cannot set " REPORT_AUDIT_FD_ENV, NULL);
-	/* Autobind: the kernel picks a free abstract name. */
+	/*
+	 * A name of 128 random bits, not the kernel's autobind (five hex
+	 * digits, free again once cloexec is gone): a process of the tree
+	 * that outlives cloexec must not send its lines, which name files
+	 * and peers, to some other program that got the same name since.
+	 */
+	if (getrandom(bytes, sizeof(bytes), 0) != (ssize_t)sizeof(bytes))
+		die("cannot name the audit's socket", NULL);
+	n = snprintf(value, sizeof(value), "cloexec-audit.");
+	for (i = 0; i < sizeof(bytes); i++)
+		n += snprintf(value + n, sizeof(value) - (size_t)n, "%02x",
+			      bytes[i]);
+	memcpy(sa.sun_path + 1, value, (size_t)n);
 	run->sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
 			   0);
 	if (run->sock < 0 ||
-	    bind(run->sock, (struct sockaddr *)&sa, sizeof(sa_family_t)) ||
-	    getsockname(run->sock, (struct sockaddr *)&sa, &len) ||
-	    len <= offsetof(struct sockaddr_un, sun_path) + 1 ||
-	    sa.sun_path[0])
+	    bind(run->sock, (struct sockaddr *)&sa,
+		 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)))
 		die("cannot make the audit's socket", NULL);
-	snprintf(value, sizeof(value), "%.*s",
-		 (int)(len - offsetof(struct sockaddr_un, sun_path) - 1),
-		 sa.sun_path + 1);
 	if (setenv(REPORT_AUDIT_SOCKET_ENV, value, 1))
 		die("cannot set " REPORT_AUDIT_SOCKET_ENV, NULL);
 }
