@@ -200,6 +200,11 @@ SHELL_TESTS = \
 	tests/cmd/programs.test \
 	tests/cmd/audit.test \
 	tests/cmd/auditlog.test \
+	tests/cmd/checkstatus.test \
+	tests/cmd/signals.test \
+	tests/cmd/keeplog.test \
+	tests/cmd/auditfd.test \
+	tests/cmd/output.test \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
 	tests/cmd/servers.test \

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,20 +109,82 @@ static void describe(const char *line, char *what, size_t size)
 		snprintf(what + n, size > n ? size - n : 0, ": %s", reason);
 }
 
-int audit_summary_stream(FILE *in, FILE *out)
+/* The groups of every log read so far. */
+struct audit {
+	struct group *groups;
+	size_t ngroups;
+	int leaks, kept, harmless;
+	int lost; /* lines the programs said they could not write */
+	char *lost_said[3]; /* the first few of those notices, described */
+};
+
+/*
+ * A line the library wrote whole: it ends with "}", then its newline
+ * (none at the end of a file).  Not the start of one that a full disk
+ * cut, which the library ended with a newline and sent again.
+ */
+static bool whole(const char *line)
+{
+	size_t n = strlen(line);
+
+	if (n && line[n - 1] == '\n')
+		n--;
+	return n && line[n - 1] == '}';
+}
+
+/* An "event":"lost" line (report.h): count it, describe the first few. */
+static void read_lost(struct audit *a, const char *line)
+{
+	char n[16] = "", pid[16] = "?", program[512] = "?", exec[512] = "?";
+	char reason[128] = "?", said[1400];
+	size_t i;
+	long count;
+
+	field(line, "lost", n, sizeof(n));
+	count = strtol(n, NULL, 10);
+	/* A notice that says nothing was lost still says the log failed. */
+	if (count < 1 || count > 1000000)
+		count = 1;
+	a->lost = a->lost > INT_MAX - count ? INT_MAX : a->lost + (int)count;
+	field(line, "pid", pid, sizeof(pid));
+	field(line, "program", program, sizeof(program));
+	field(line, "exec", exec, sizeof(exec));
+	field(line, "reason", reason, sizeof(reason));
+	for (i = 0; i < sizeof(a->lost_said) / sizeof(a->lost_said[0]); i++)
+		if (!a->lost_said[i])
+			break;
+	if (i == sizeof(a->lost_said) / sizeof(a->lost_said[0]))
+		return;
+	snprintf(said, sizeof(said), "%ld by %s (pid %s) starting %s: %s",
+		 count, program, pid, exec, reason);
+	a->lost_said[i] = strdup(said);
+}
+
+struct audit *audit_new(void)
+{
+	struct audit *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		abort();
+	return a;
+}
+
+void audit_read(struct audit *a, FILE *in)
 {
 	/* A line is at most REPORT_LINE_MAX (4096) bytes: room to spare. */
 	char line[8192], who[1536], what[1536], program[512], exec[512];
 	char argv0[256], deliberate[8], target[512];
-	struct group *groups = NULL;
-	size_t ngroups = 0, i, j;
-	int leaks = 0, kept = 0, harmless = 0;
+	size_t i;
 
 	while (fgets(line, sizeof(line), in)) {
 		struct group *g = NULL;
 
-		if (!strstr(line, "\"libcloexec\":1"))
+		if (!strstr(line, "\"libcloexec\":1") || !whole(line))
 			continue;
+		if (strstr(line, "\"event\":\"lost\"")) {
+			read_lost(a, line);
+			continue;
+		}
 		if (!field(line, "program", program, sizeof(program)))
 			strcpy(program, "?");
 		if (!field(line, "exec", exec, sizeof(exec)))
@@ -132,17 +195,20 @@ int audit_summary_stream(FILE *in, FILE *out)
 			 argv0);
 		describe(line, what, sizeof(what));
 		field(line, "deliberate", deliberate, sizeof(deliberate));
-		for (i = 0; i < ngroups && !g; i++)
-			if (!strcmp(groups[i].who, who) &&
-			    !strcmp(groups[i].what, what))
-				g = &groups[i];
+		for (i = 0; i < a->ngroups && !g; i++)
+			if (!strcmp(a->groups[i].who, who) &&
+			    !strcmp(a->groups[i].what, what))
+				g = &a->groups[i];
 		if (!g) {
-			groups = realloc(groups, (ngroups + 1) * sizeof(*g));
-			if (!groups)
+			a->groups = realloc(a->groups,
+					    (a->ngroups + 1) * sizeof(*g));
+			if (!a->groups)
 				abort();
-			g = &groups[ngroups++];
+			g = &a->groups[a->ngroups++];
 			g->who = strdup(who);
 			g->what = strdup(what);
+			if (!g->who || !g->what)
+				abort();
 			g->deliberate = !strcmp(deliberate, "true");
 			g->harmless = !g->deliberate &&
 				      field(line, "target", target,
@@ -152,70 +218,149 @@ int audit_summary_stream(FILE *in, FILE *out)
 		}
 		g->count++;
 		if (g->deliberate)
-			kept++;
+			a->kept++;
 		else if (g->harmless)
-			harmless++;
+			a->harmless++;
 		else
-			leaks++;
+			a->leaks++;
 	}
-	if (!leaks && !kept && !harmless) {
-		fprintf(out, "cloexec: audit: no fd was inherited by any program "
-			     "started\n");
-		return 0;
+}
+
+/*
+ * Lines lost say that the summary is not the whole: before it, so that
+ * "no fd was inherited" is never read alone.
+ */
+static void print_lost(struct audit *a, FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "cloexec: audit: INCOMPLETE, at least %d audit line%s "
+		     "could not be written:\n",
+		a->lost, a->lost == 1 ? "" : "s");
+	for (i = 0; i < sizeof(a->lost_said) / sizeof(a->lost_said[0]); i++) {
+		if (!a->lost_said[i])
+			break;
+		fprintf(out, "    %s\n", a->lost_said[i]);
+		free(a->lost_said[i]);
 	}
-	fprintf(out, "cloexec: audit: %d inherited fd%s leaked, %d passed on "
-		     "purpose",
-		leaks, leaks == 1 ? "" : "s", kept);
-	if (harmless)
-		fprintf(out, ", %d harmless (/dev/null)", harmless);
-	fputc('\n', out);
+}
+
+/*
+ * The groups, by the program that handed them on: by default only the
+ * leaks, which are what a reader has to act on; verbose, all of them.
+ */
+int audit_print(struct audit *a, FILE *out, bool verbose,
+		struct audit_counts *c)
+{
+	struct group *groups = a->groups;
+	size_t ngroups = a->ngroups, i, j;
+	int leaks = a->leaks;
+
+	if (c) {
+		c->leaks = a->leaks;
+		c->kept = a->kept;
+		c->harmless = a->harmless;
+		c->lost = a->lost;
+	}
+	if (a->lost)
+		print_lost(a, out);
 	for (i = 0; i < ngroups; i++) {
+		bool shown = false;
+
 		if (!groups[i].who)
 			continue;
-		fprintf(out, "  %s:\n", groups[i].who);
 		for (j = i; j < ngroups; j++) {
-			if (!groups[j].who || strcmp(groups[j].who,
-						     groups[i].who))
+			struct group *g = &groups[j];
+
+			if (!g->who || strcmp(g->who, groups[i].who))
 				continue;
-			fprintf(out, "    %dx %s %s\n", groups[j].count,
-				groups[j].deliberate ? "on purpose"
-				: groups[j].harmless ? "harmless  "
-						     : "LEAKED    ",
-				groups[j].what);
-			if (j != i) {
-				free(groups[j].who);
-				groups[j].who = NULL;
+			if (verbose || (!g->deliberate && !g->harmless)) {
+				if (!shown)
+					fprintf(out, "  %s:\n", groups[i].who);
+				shown = true;
+				fprintf(out, "    %dx %s %s\n", g->count,
+					g->deliberate ? "on purpose"
+					: g->harmless ? "harmless  "
+						      : "LEAKED    ",
+					g->what);
 			}
-			free(groups[j].what);
+			if (j != i) {
+				free(g->who);
+				g->who = NULL;
+			}
+			free(g->what);
 		}
 		free(groups[i].who);
 		groups[i].who = NULL;
 	}
 	free(groups);
+	free(a);
 	return leaks;
 }
 
-/*
- * The log is a file this command made, but the programs it ran could
- * have put something else at its name: read a regular file only, not
- * through a symlink, and never wait on a FIFO.
- */
-int audit_summary(const char *log, FILE *out)
+void audit_counts_text(const struct audit_counts *c, bool verbose,
+		       char *leaked, size_t leaked_size, char *rest,
+		       size_t rest_size)
 {
-	int fd = open(log, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	FILE *in = NULL;
-	int leaks;
+	size_t n = 0;
 
-	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode))
+	if (c->leaks)
+		snprintf(leaked, leaked_size, "%d inherited fd%s leaked",
+			 c->leaks, c->leaks == 1 ? "" : "s");
+	else if (c->kept || c->harmless)
+		snprintf(leaked, leaked_size, "no fd leaked");
+	else
+		snprintf(leaked, leaked_size,
+			 "no fd was inherited by any program started");
+	/* rest_size is 128 or more: room for these, whatever the counts. */
+	rest[0] = '\0';
+	if (c->kept)
+		n += (size_t)snprintf(rest + n, rest_size - n,
+				      ", %d passed on purpose", c->kept);
+	if (c->harmless && n < rest_size)
+		n += (size_t)snprintf(rest + n, rest_size - n,
+				      ", %d harmless (/dev/null)", c->harmless);
+	if (!verbose && (c->kept || c->harmless) && n < rest_size)
+		snprintf(rest + n, rest_size - n, " (-v lists them)");
+}
+
+int audit_summary_stream(FILE *in, FILE *out)
+{
+	struct audit *a = audit_new();
+
+	struct audit_counts c;
+	char leaked[64], rest[128];
+
+	audit_read(a, in);
+	audit_print(a, out, true, &c);
+	audit_counts_text(&c, true, leaked, sizeof(leaked), rest,
+			  sizeof(rest));
+	fprintf(out, "cloexec: audit: %s%s\n", leaked, rest);
+	return c.leaks;
+}
+
+/*
+ * The log that cloexec opened, from its start (fd, for reading, is
+ * closed); the lines lost in *lost.
+ */
+int audit_summary_fd(int fd, FILE *out, bool verbose,
+		     struct audit_counts *c)
+{
+	FILE *in = NULL;
+	struct audit *a;
+
+	if (lseek(fd, 0, SEEK_SET) == 0)
 		in = fdopen(fd, "r");
 	if (!in) {
-		if (fd >= 0)
-			close(fd);
-		fprintf(out, "cloexec: cannot read the audit log %s\n", log);
+		close(fd);
+		fprintf(out, "cloexec: cannot read the audit log back\n");
+		*c = (struct audit_counts){ .lost = 1 };
 		return 0;
 	}
-	leaks = audit_summary_stream(in, out);
+	a = audit_new();
+	audit_read(a, in);
+	if (ferror(in))
+		fprintf(out, "cloexec: cannot read all of the audit log\n");
 	fclose(in);
-	return leaks;
+	return audit_print(a, out, verbose, c);
 }

@@ -6,11 +6,44 @@
 #ifndef CLOEXEC_AUDIT_H
 #define CLOEXEC_AUDIT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
-/* Print the summary of log to out; returns how many fds leaked. */
-int audit_summary(const char *log, FILE *out);
-/* The same, of lines read from in (the fuzz target's entry). */
+/* What a summary found. */
+struct audit_counts {
+	int leaks; /* fds inherited that nothing explains */
+	int kept; /* passed on purpose */
+	int harmless; /* /dev/null */
+	int lost; /* audit lines the programs could not write */
+};
+
+/*
+ * The summary of several logs (cloexec --summarize): audit_read each,
+ * then audit_print, which prints what was lost and the groups (the
+ * leaks; every group if verbose), frees it, fills *c unless NULL, and
+ * returns how many fds leaked.
+ */
+struct audit;
+struct audit *audit_new(void);
+void audit_read(struct audit *a, FILE *in);
+int audit_print(struct audit *a, FILE *out, bool verbose,
+		struct audit_counts *c);
+
+/*
+ * The counts for the summary's one line: "2 inherited fds leaked" (or
+ * none) in leaked; ", 2 passed on purpose (-v lists them)" in rest.
+ */
+void audit_counts_text(const struct audit_counts *c, bool verbose,
+		       char *leaked, size_t leaked_size, char *rest,
+		       size_t rest_size);
+
+/*
+ * audit_print of the log open for reading at fd, from its start (fd is
+ * closed).
+ */
+int audit_summary_fd(int fd, FILE *out, bool verbose,
+		     struct audit_counts *c);
+/* Everything, verbose, and the counts: the fuzz target's entry. */
 int audit_summary_stream(FILE *in, FILE *out);
 
 #endif /* CLOEXEC_AUDIT_H */

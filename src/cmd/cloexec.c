@@ -11,11 +11,19 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,11 +34,19 @@
 
 #include "core/diag.h"
 #include "core/policy.h"
+#include "core/report.h"
 
-enum audit { AUDIT_NONE, AUDIT_SUMMARY, AUDIT_CHECK };
+enum audit_mode { AUDIT_NONE, AUDIT_SUMMARY, AUDIT_CHECK };
 
-/* Exit codes, as env(1) has them. */
+/*
+ * Exit codes, as env(1) has them; and --check's own, out of the way of
+ * the ones programs use most (0, 1, 2, sysexits' 64-78), of timeout(1)'s
+ * 124 and env(1)'s 125-127, and of a shell's 128+N for a signal, so that
+ * a CI log tells a leak from the program's own failure.
+ */
 enum {
+	EXIT_LEAKED = 120,
+	EXIT_INCOMPLETE = 121, /* audit lines were lost */
 	EXIT_CANCELED = 125,
 	EXIT_CANNOT_INVOKE = 126,
 	EXIT_ENOENT = 127,
@@ -57,7 +73,17 @@ static const char usage_text[] =
 	"                         in audit mode, then summarize what each "
 	"program\n"
 	"                         handed to the programs it started\n"
-	"  -C, --check            as --audit, and exit 1 if anything leaked\n"
+	"  -C, --check            as --audit, and exit 120 if anything leaked\n"
+	"      --leak-status=N    with --check, exit N instead of 120 on a leak\n"
+	"  -v, --verbose          with --audit, --check or --summarize, list\n"
+	"                         the fds passed on purpose too, not only leaks\n"
+	"      --log=FILE         with --audit or --check, keep the audit lines\n"
+	"                         (JSON, one a line) in FILE, emptied first\n"
+	"\n"
+	"       cloexec [--check [--leak-status=N]] --summarize FILE...\n"
+	"Print the summary of logs kept with --log, of one run or several\n"
+	"together ('-': standard input); with --check, exit 120 (or N) if\n"
+	"anything leaked.\n"
 	"\n"
 	"       cloexec [-c LIST] [-p POLICY] [-o] --show-policy [PROGRAM]\n"
 	"Print the policy in force, item by item, with where each item comes\n"
@@ -86,8 +112,10 @@ static const char usage_text[] =
 	"  -V, --version          output version information and exit\n"
 	"\n"
 	"Exit status is PROGRAM's, or 125 if cloexec itself fails, 126 if\n"
-	"PROGRAM cannot be run, 127 if PROGRAM is not found; with --check, 1\n"
-	"when PROGRAM succeeded but leaked.\n";
+	"PROGRAM cannot be run, 127 if PROGRAM is not found; with --check, 120\n"
+	"(or --leak-status) when something leaked, whatever PROGRAM's own\n"
+	"status, which the summary's last line gives, else 121 if audit lines\n"
+	"were lost.\n";
 
 static const struct option long_options[] = {
 	{ "off", no_argument, NULL, 'o' },
@@ -96,6 +124,10 @@ static const struct option long_options[] = {
 	{ "library", required_argument, NULL, 'L' },
 	{ "audit", no_argument, NULL, 'a' },
 	{ "check", no_argument, NULL, 'C' },
+	{ "leak-status", required_argument, NULL, 'E' },
+	{ "log", required_argument, NULL, 'G' },
+	{ "summarize", no_argument, NULL, 'Z' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "scan", no_argument, NULL, 's' },
 	{ "json", no_argument, NULL, 'j' },
@@ -296,51 +328,401 @@ static int exec_failed(const char *program)
 	return err == ENOENT ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
 }
 
+/* The temporary log's name, in TMPDIR as mktemp(1) has it, or /tmp. */
+static void audit_log_name(char *buf, size_t size)
+{
+	const char *dir = getenv("TMPDIR");
+	int n;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	n = snprintf(buf, size, "%s/cloexec-audit.XXXXXX", dir);
+	if (n < 0 || (size_t)n >= size)
+		snprintf(buf, size, "/tmp/cloexec-audit.XXXXXX");
+}
+
+/* The log as the audit has it: written by the tree, read back here. */
+struct audit_run {
+	int wfd; /* the tree's, inherited: append only */
+	int rfd; /* cloexec's, to read the lines back */
+	int sock; /* the socket for the lines that cannot go to wfd */
+};
+
+/* The tree's fd goes at or above this, out of the way of the numbers
+ * that shells and programs pick themselves (exec 3<file, dup2 onto 4). */
+#define AUDIT_FD_MIN 100
+
+/*
+ * Open the log once, here, and hand it to the whole tree as an inherited
+ * fd named in CLOEXEC_AUDIT_FD (report.h): unlike a path, it reaches the
+ * programs after a privilege drop, in a private /tmp, a chroot or another
+ * mount namespace.  --log FILE is created or emptied; the temporary log
+ * is removed at once, so that nothing is left behind even if cloexec is
+ * killed.  And the abstract socket, named in CLOEXEC_AUDIT_SOCKET, which
+ * takes the lines of a program that lost the fd (a daemon's closefrom,
+ * Python's close_fds): drain_socket adds them to the log.
+ */
+static void open_audit(const char *keep_log, struct audit_run *run)
+{
+	char path[PATH_MAX], value[80];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	unsigned char bytes[16];
+	struct stat w, r;
+	size_t i;
+	int fd, n;
+
+	if (keep_log) {
+		fd = open(keep_log,
+			  O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW |
+				  O_NONBLOCK | O_NOCTTY,
+			  0600);
+		run->rfd = -1;
+		if (fd >= 0)
+			run->rfd = open(keep_log, O_RDONLY | O_NOFOLLOW |
+					O_NONBLOCK | O_CLOEXEC);
+	} else {
+		audit_log_name(path, sizeof(path));
+		run->rfd = mkostemp(path, O_CLOEXEC);
+		fd = -1;
+		if (run->rfd >= 0)
+			fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW |
+						O_NONBLOCK | O_NOCTTY);
+		if (run->rfd >= 0)
+			unlink(path);
+	}
+	/* Both the same regular file: not something swapped in between. */
+	if (fd < 0 || run->rfd < 0 || fstat(fd, &w) || fstat(run->rfd, &r) ||
+	    !S_ISREG(w.st_mode) || w.st_dev != r.st_dev || w.st_ino != r.st_ino)
+		die(keep_log ? "--log: cannot open a regular file at"
+			     : "cannot create the audit log in",
+		    keep_log ? keep_log : path);
+	run->wfd = fcntl(fd, F_DUPFD, AUDIT_FD_MIN);
+	if (run->wfd < 0)
+		run->wfd = fcntl(fd, F_DUPFD, 3);
+	if (run->wfd < 0)
+		die("cannot move the audit log's fd", NULL);
+	close(fd);
+	snprintf(value, sizeof(value), "%d:%llu:%llu", run->wfd,
+		 (unsigned long long)w.st_dev, (unsigned long long)w.st_ino);
+	if (setenv(REPORT_AUDIT_FD_ENV, value, 1))
+		die("cannot set " REPORT_AUDIT_FD_ENV, NULL);
+	/*
+	 * A name of 128 random bits, not the kernel's autobind (five hex
+	 * digits, free again once cloexec is gone): a process of the tree
+	 * that outlives cloexec must not send its lines, which name files
+	 * and peers, to some other program that got the same name since.
+	 */
+	if (getrandom(bytes, sizeof(bytes), 0) != (ssize_t)sizeof(bytes))
+		die("cannot name the audit's socket", NULL);
+	n = snprintf(value, sizeof(value), "cloexec-audit.");
+	for (i = 0; i < sizeof(bytes); i++)
+		n += snprintf(value + n, sizeof(value) - (size_t)n, "%02x",
+			      bytes[i]);
+	memcpy(sa.sun_path + 1, value, (size_t)n);
+	run->sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			   0);
+	if (run->sock < 0 ||
+	    bind(run->sock, (struct sockaddr *)&sa,
+		 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)))
+		die("cannot make the audit's socket", NULL);
+	if (setenv(REPORT_AUDIT_SOCKET_ENV, value, 1))
+		die("cannot set " REPORT_AUDIT_SOCKET_ENV, NULL);
+}
+
+/*
+ * The lines received on the socket, appended to the log, where the
+ * summary, and --summarize of a kept log, read them.  Anyone on the
+ * machine (in this network namespace) may send to the socket: only whole
+ * lines of the library's go on, and the worst a stranger can do is add
+ * one, which can fail the verdict but never hide a leak.  Returns how
+ * many could not be appended (a full disk).
+ */
+static int drain_socket(const struct audit_run *run)
+{
+	static const char head[] = "{\"libcloexec\":1,";
+	char buf[REPORT_LINE_MAX + 1];
+	int unwritten = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = recv(run->sock, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if ((size_t)n < sizeof(head) || (size_t)n > REPORT_LINE_MAX ||
+		    buf[n - 1] != '\n' || memchr(buf, '\n', (size_t)n - 1) ||
+		    memchr(buf, '\0', (size_t)n) ||
+		    strncmp(buf, head, sizeof(head) - 1))
+			continue;
+		if (write(run->wfd, buf, (size_t)n) != n)
+			unwritten++;
+	}
+	return unwritten;
+}
+
+/* -v: the summary lists every fd inherited, not only the leaks. */
+static bool verbose;
+
+/*
+ * The summary's one line: what leaked, what else was passed on, with
+ * --check the verdict, and tail (how the program ended, or how many logs
+ * were read), so that the program's own status is never lost behind
+ * --check's.  Returns --check's status, or 0.
+ */
+static int say_end(FILE *out, const struct audit_counts *c, bool check,
+		   int leak_status, const char *tail)
+{
+	char leaked[64], rest[128];
+
+	audit_counts_text(c, verbose, leaked, sizeof(leaked), rest,
+			  sizeof(rest));
+	if (!check)
+		fprintf(out, "cloexec: audit: %s%s%s%s\n",
+			c->lost ? "INCOMPLETE, " : "", leaked, rest, tail);
+	else if (c->leaks)
+		fprintf(out,
+			"cloexec: check: FAILED, %s (exit status %d)%s%s%s\n",
+			leaked, leak_status, rest,
+			c->lost ? ", and the audit is incomplete" : "", tail);
+	else if (c->lost)
+		fprintf(out,
+			"cloexec: check: FAILED, the audit is incomplete (exit "
+			"status %d), %s%s%s\n",
+			EXIT_INCOMPLETE, leaked, rest, tail);
+	else
+		fprintf(out, "cloexec: check: passed, %s%s%s\n", leaked, rest,
+			tail);
+	if (!check)
+		return 0;
+	return c->leaks ? leak_status : c->lost ? EXIT_INCOMPLETE : 0;
+}
+
+/* "; PROGRAM exited with status N", "; PROGRAM was killed by signal N" */
+static void how_it_ended(const char *program, int status, char *buf,
+			 size_t size)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, size, "; %s was killed by signal %d (%s)",
+			 program, WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, size, "; %s exited with status %d", program,
+			 WEXITSTATUS(status));
+}
+
+/*
+ * The signals that stop a program from outside: ^C, ^\, a hangup, and
+ * what docker stop, systemd and timeout(1) send.
+ */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+/* The program, while it runs and has not been reaped; else 0. */
+static volatile sig_atomic_t program_pid;
+
+/*
+ * Pass a signal that a process sent (kill(1), a supervisor: si_code
+ * SI_USER, SI_QUEUE, SI_TKILL, all <= 0) on to the program, so that it
+ * stops and cloexec can still summarize and clean up.  Not one the
+ * kernel sent (SI_KERNEL): the terminal sends ^C, ^\ and a hangup to the
+ * whole foreground process group, the program included, which would
+ * then get it twice.
+ */
+static void forward(int sig, siginfo_t *info, void *context)
+{
+	int saved = errno;
+
+	(void)context;
+	if (program_pid > 0 && info->si_code <= 0)
+		kill((pid_t)program_pid, sig);
+	errno = saved;
+}
+
+/* SIGCHLD: only to end the wait in ppoll. */
+static void woken(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * After the summary and the cleanup, end as the program did: killed by
+ * the same signal, so that a shell or a supervisor sees what it would
+ * have seen without cloexec (as env(1) gives, and timeout(1) does).  No
+ * core file of cloexec's own for SIGQUIT or SIGSEGV: the program's is
+ * the one that matters.
+ */
+static int end_like(int status)
+{
+	struct rlimit none = { 0, 0 };
+	sigset_t set;
+	int sig;
+
+	if (!WIFSIGNALED(status))
+		return WEXITSTATUS(status);
+	sig = WTERMSIG(status);
+	setrlimit(RLIMIT_CORE, &none);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	/* A signal that does not kill (SIGCHLD?): the shell's number. */
+	return 128 + sig;
+}
+
 /*
  * --audit and --check: run the program as a child, then read the audit
- * lines its tree wrote to the log and summarize them, grouped.
+ * lines its tree wrote to the log and summarize them, grouped.  The exit
+ * status is the program's, except that --check's verdict comes first: a
+ * leak is leak_status even when the program failed too (the summary's
+ * last line still gives the program's own status).
+ *
+ * The signals of forwarded[] go on to the program instead of stopping
+ * cloexec, which still summarizes and removes its files once the program
+ * is gone.  One the caller ignores (nohup, a background job's ^C) stays
+ * ignored, by both.  They are blocked from before the fork until
+ * program_pid is set, and again from when the program has ended until it
+ * is reaped, so that no signal goes to a pid that is not the program's.
  */
-static int run_audited(char **argv, const char *log, bool check)
+static int run_audited(char **argv, struct audit_run *run, bool check,
+		       int leak_status)
 {
-	struct sigaction ignore = { .sa_handler = SIG_IGN }, intr, quit;
-	int status, leaks;
+	struct sigaction act = { .sa_sigaction = forward,
+				 .sa_flags = SA_SIGINFO | SA_RESTART };
+	struct sigaction chld = { .sa_handler = woken }, old_chld;
+	struct sigaction old[COUNT(forwarded)];
+	sigset_t block, saved_mask, run_mask, wait_mask;
+	siginfo_t info;
+	struct audit_counts counts;
+	char tail[PATH_MAX + 64];
+	int status, lost, verdict;
 	pid_t pid;
+	size_t i;
 
-	/* Like system(): the terminal's ^C is for the program. */
-	sigaction(SIGINT, &ignore, &intr);
-	sigaction(SIGQUIT, &ignore, &quit);
+	sigemptyset(&block);
+	for (i = 0; i < COUNT(forwarded); i++)
+		sigaddset(&block, forwarded[i]);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &saved_mask);
+	sigdelset(&block, SIGCHLD);
+	act.sa_mask = block;
+	for (i = 0; i < COUNT(forwarded); i++) {
+		sigaction(forwarded[i], NULL, &old[i]);
+		if (old[i].sa_handler != SIG_IGN)
+			sigaction(forwarded[i], &act, NULL);
+	}
+	/* A handler, even where the caller ignores it: else no waitid. */
+	sigaction(SIGCHLD, &chld, &old_chld);
+	run_mask = saved_mask;
+	sigaddset(&run_mask, SIGCHLD);
+	wait_mask = saved_mask;
+	sigdelset(&wait_mask, SIGCHLD);
 	pid = fork();
 	if (pid < 0)
 		die("cannot fork", NULL);
 	if (pid == 0) {
-		sigaction(SIGINT, &intr, NULL);
-		sigaction(SIGQUIT, &quit, NULL);
+		for (i = 0; i < COUNT(forwarded); i++)
+			sigaction(forwarded[i], &old[i], NULL);
+		sigaction(SIGCHLD, &old_chld, NULL);
+		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
 		execvp(argv[0], argv);
 		_exit(exec_failed(argv[0]));
 	}
+	program_pid = pid;
+	sigprocmask(SIG_SETMASK, &run_mask, NULL);
+	/*
+	 * Take the socket's lines while the program runs (its queue is
+	 * short), until it has ended: SIGCHLD, blocked but during ppoll,
+	 * ends the wait without a race.  Not reaped yet: until then the pid
+	 * is the program's.
+	 */
+	lost = 0;
+	for (;;) {
+		struct pollfd in = { .fd = run->sock, .events = POLLIN };
+
+		info.si_pid = 0;
+		if (waitid(P_PID, (id_t)pid, &info,
+			   WEXITED | WNOHANG | WNOWAIT) < 0) {
+			if (errno == EINTR)
+				continue;
+			die("cannot wait for the program", NULL);
+		}
+		if (info.si_pid == pid)
+			break;
+		if (ppoll(&in, 1, NULL, &wait_mask) > 0)
+			lost += drain_socket(run);
+	}
+	sigprocmask(SIG_BLOCK, &block, NULL);
+	program_pid = 0;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die("cannot wait for the program", NULL);
-	leaks = audit_summary(log, stderr);
-	unlink(log);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	if (WEXITSTATUS(status))
-		return WEXITSTATUS(status);
-	return check && leaks ? 1 : 0;
+	lost += drain_socket(run);
+	close(run->sock);
+	close(run->wfd);
+	if (lost)
+		fprintf(stderr, "cloexec: audit: INCOMPLETE, %d line%s could "
+				"not be added to the log\n",
+			lost, lost == 1 ? "" : "s");
+	audit_summary_fd(run->rfd, stderr, verbose, &counts);
+	counts.lost += lost;
+	how_it_ended(argv[0], status, tail, sizeof(tail));
+	verdict = say_end(stderr, &counts, check, leak_status, tail);
+	return verdict ? verdict : end_like(status);
+}
+
+/*
+ * --summarize FILE...: the summary of logs kept with --log, all together
+ * (the same leak in several runs is counted in each); '-' is standard
+ * input.  A file that cannot be read stops it: a summary of the others
+ * would pass for the whole.
+ */
+static int summarize_logs(char **files, bool check, int leak_status)
+{
+	struct audit *a = audit_new();
+	struct audit_counts counts;
+	char tail[32];
+	int n = 0;
+
+	if (!*files)
+		die("--summarize needs a FILE", NULL);
+	for (; *files; files++, n++) {
+		bool is_stdin = !strcmp(*files, "-");
+		FILE *in = is_stdin ? stdin : fopen(*files, "re");
+
+		if (!in) {
+			fprintf(stderr, "cloexec: --summarize: '%s': %s\n",
+				*files, strerror(errno));
+			exit(EXIT_CANCELED);
+		}
+		audit_read(a, in);
+		if (ferror(in)) {
+			fprintf(stderr, "cloexec: --summarize: cannot read "
+					"'%s'\n", *files);
+			exit(EXIT_CANCELED);
+		}
+		if (!is_stdin)
+			fclose(in);
+	}
+	audit_print(a, stdout, verbose, &counts);
+	snprintf(tail, sizeof(tail), " in %d log%s", n, n == 1 ? "" : "s");
+	return say_end(stdout, &counts, check, leak_status, tail);
 }
 
 int main(int argc, char **argv)
 {
 	const char *lib = NULL, *env;
-	enum audit audit = AUDIT_NONE;
+	enum audit_mode audit = AUDIT_NONE;
 	char *policy = NULL, *options = NULL;
-	char log[] = "/tmp/cloexec-audit.XXXXXX";
+	struct audit_run run;
 	bool scan = false, json = false, show = false, check_cfg = false;
 	int c, fail_on = scan_parse_level("high");
+	int leak_status = -1;
+	const char *keep_log = NULL;
+	bool summarize = false;
 
 	/* '+': options end at PROGRAM, whose own options are its own. */
-	while ((c = getopt_long(argc, argv, "+oc:p:L:aChV", long_options,
+	while ((c = getopt_long(argc, argv, "+oc:p:L:aCvhV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -366,6 +748,28 @@ int main(int argc, char **argv)
 		case 'a':
 		case 'C':
 			audit = c == 'C' ? AUDIT_CHECK : AUDIT_SUMMARY;
+			break;
+		case 'E': {
+			char *end;
+			long n;
+
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			/* 0 would make --check a no-op: that is --audit. */
+			if (errno || end == optarg || *end || n < 1 || n > 255)
+				die("--leak-status takes 1 to 255, not",
+				    optarg);
+			leak_status = (int)n;
+			break;
+		}
+		case 'G':
+			keep_log = optarg;
+			break;
+		case 'Z':
+			summarize = true;
+			break;
+		case 'v':
+			verbose = true;
 			break;
 		case 'l':
 			list_entries();
@@ -424,6 +828,14 @@ int main(int argc, char **argv)
 		return show_policy(options, argv[optind]);
 	if (json || fail_on != scan_parse_level("high"))
 		die("--json and --fail-on go with --scan", NULL);
+	if (leak_status >= 0 && audit != AUDIT_CHECK)
+		die("--leak-status goes with --check", NULL);
+	if (summarize)
+		return summarize_logs(argv + optind, audit == AUDIT_CHECK,
+				      leak_status >= 0 ? leak_status
+						       : EXIT_LEAKED);
+	if (keep_log && !audit)
+		die("--log goes with --audit or --check", NULL);
 	if (optind >= argc) {
 		fputs("cloexec: no PROGRAM given\n"
 		      "Try 'cloexec --help' for more information.\n",
@@ -438,19 +850,15 @@ int main(int argc, char **argv)
 		policy_append(&policy, options);
 	set_preload(lib ? lib : find_library());
 	if (audit) {
-		int fd = mkstemp(log);
-		char item[sizeof("mode=audit log=") + sizeof(log)];
-
-		if (fd < 0)
-			die("cannot create the audit log", log);
-		close(fd);
-		snprintf(item, sizeof(item), "mode=audit log=%s", log);
-		policy_append(&policy, item);
+		open_audit(keep_log, &run);
+		policy_append(&policy, "mode=audit");
 	}
 	if (policy && setenv(POLICY_ENV, policy, 1))
 		die("cannot set " POLICY_ENV, NULL);
 	if (audit)
-		return run_audited(argv + optind, log, audit == AUDIT_CHECK);
+		return run_audited(argv + optind, &run, audit == AUDIT_CHECK,
+				   leak_status >= 0 ? leak_status
+						    : EXIT_LEAKED);
 	execvp(argv[optind], argv + optind);
 	return exec_failed(argv[optind]);
 }

@@ -4,11 +4,14 @@
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <netinet/in.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <time.h>
@@ -336,7 +339,13 @@ struct report {
 	bool to_syslog;
 	bool syslog_only; /* log=syslog: no stderr when nobody listens */
 	int out; /* the file, stderr, the syslog socket, or -1: nowhere */
+	int named; /* CLOEXEC_AUDIT_FD's log, NAMED_NONE or NAMED_BAD */
+	const char *named_why; /* why NAMED_BAD, or why a write failed */
+	int sock; /* to CLOEXEC_AUDIT_SOCKET: -1 not yet, -2 cannot */
+	int lost; /* lines neither in the named log nor sent */
 };
+
+enum { NAMED_NONE = -1, NAMED_BAD = -2 };
 
 #ifndef SYS_openat2
 #define SYS_openat2 437 /* the same number on every architecture */
@@ -410,6 +419,183 @@ static void choose_default(struct report *r)
 		r->out = r->secure ? -1 : plain_stderr();
 }
 
+/* The environment is the user's only in a process that is not setuid. */
+static const char *report_getenv(const char *name)
+{
+#if HAVE_SECURE_GETENV
+	return secure_getenv(name);
+#else
+	return getauxval(AT_SECURE) ? NULL : getenv(name);
+#endif
+}
+
+/* A decimal number ending at end, advancing *s past it; false if not. */
+static bool parse_number(const char **s, char end, unsigned long long *n)
+{
+	const char *p = *s;
+
+	*n = 0;
+	if (*p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (*n > (~0ULL - 9) / 10)
+			return false;
+		*n = *n * 10 + (unsigned long long)(*p - '0');
+	}
+	if (*p != end)
+		return false;
+	*s = p + (end != '\0');
+	return true;
+}
+
+/*
+ * The log that `cloexec --audit` opened once for the whole tree and named
+ * in CLOEXEC_AUDIT_FD as "FD:DEV:INO", so that a privilege drop, a
+ * private /tmp, a chroot or another mount namespace, where a path would
+ * lead elsewhere or be refused, cannot lose a line.  It is the one fd
+ * meant to be inherited: never reported, never marked (an fd inherited
+ * at start is never swept), never closed here.
+ *
+ * An fd number in the environment is not trusted as it is:
+ * - in a setuid or setgid process (AT_SECURE) the name is not even read
+ *   (secure_getenv): its caller chose the environment and the fds, and
+ *   could point the lines, which name that program's files and peers,
+ *   at a file of the caller's; such a process writes where the policy
+ *   file says (syslog by default), as before;
+ * - elsewhere the number may have been closed (a daemon's closefrom) and
+ *   taken again by an unrelated file, which the lines would corrupt: so
+ *   the fd must still be the very file cloexec opened (fstat: the same
+ *   device and inode), a regular file, and open for writing in append
+ *   mode (whole lines from concurrent writers).
+ * NAMED_BAD, with the reason in *why, when it is named but fails one of
+ * these: the lines then go by the socket (audit_socket).
+ */
+static int named_log(const char **why)
+{
+	const char *v = report_getenv(REPORT_AUDIT_FD_ENV);
+	unsigned long long fd, dev, ino;
+	struct stat st;
+	long flags;
+
+	if (!v || !*v)
+		return NAMED_NONE;
+	if (!parse_number(&v, ':', &fd) || !parse_number(&v, ':', &dev) ||
+	    !parse_number(&v, '\0', &ino) || fd > 0x7fffffff) {
+		*why = REPORT_AUDIT_FD_ENV " is malformed";
+		return NAMED_BAD;
+	}
+	if (fstat((int)fd, &st)) {
+		*why = "the audit log's fd was closed";
+		return NAMED_BAD;
+	}
+	if (!S_ISREG(st.st_mode) || (unsigned long long)st.st_dev != dev ||
+	    (unsigned long long)st.st_ino != ino) {
+		*why = "the audit log's fd is another file now";
+		return NAMED_BAD;
+	}
+	flags = sys_fcntl((int)fd, F_GETFL, 0);
+	if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY ||
+	    !(flags & O_APPEND)) {
+		*why = "the audit log's fd is not open for appending";
+		return NAMED_BAD;
+	}
+	return (int)fd;
+}
+
+/*
+ * The abstract socket that CLOEXEC_AUDIT_SOCKET names, on which `cloexec`
+ * listens while the program runs, and appends what it receives to the
+ * log: the way for a line when the named log's fd is gone (a daemon's
+ * closefrom, Python's close_fds) or a write to it failed.  Abstract, so
+ * that it needs no fd and no path (a private /tmp or a chroot would hide
+ * one), and anyone may send to it after a privilege drop; only another
+ * network namespace cannot reach it.  A send waits at most 2 s for room
+ * (the queue is short, and cloexec empties it), so that a stopped
+ * cloexec cannot hold up an exec for long.  The same getenv rule as
+ * named_log.  Returns the connected socket, or -1.
+ */
+static int audit_socket(struct report *r)
+{
+	const char *name;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timeval wait = { 2, 0 };
+	socklen_t len;
+	size_t n;
+	long fd;
+
+	if (r->sock != -1)
+		return r->sock < 0 ? -1 : r->sock;
+	r->sock = -2;
+	name = report_getenv(REPORT_AUDIT_SOCKET_ENV);
+	if (!name || !*name)
+		return -1;
+	n = strlen(name);
+	if (n + 1 >= sizeof(sa.sun_path))
+		return -1;
+	memcpy(sa.sun_path + 1, name, n);
+	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+	fd = sys_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (setsockopt((int)fd, SOL_SOCKET, SO_SNDTIMEO, &wait,
+		       sizeof(wait)) ||
+	    connect((int)fd, (struct sockaddr *)&sa, len)) {
+		sys_close((int)fd);
+		return -1;
+	}
+	r->sock = (int)fd;
+	return r->sock;
+}
+
+static bool send_line(struct report *r, const char *line, size_t len)
+{
+	int fd = audit_socket(r);
+	struct iovec iov = { .iov_base = (void *)line, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	long n;
+
+	if (fd < 0)
+		return false;
+	do
+		n = sys_sendmsg(fd, &msg, MSG_NOSIGNAL);
+	while (n == -EINTR);
+	return n == (long)len;
+}
+
+/*
+ * Lines that went nowhere: said, if the socket takes it now, in one line
+ * that the summary counts, so that the audit reads as incomplete; else,
+ * the last resort, on a stderr that is not a socket (and not in a
+ * setuid process), where at least a person sees it.
+ */
+static void send_lost(struct report *r)
+{
+	char buf[REPORT_LINE_MAX];
+	struct line l = { .buf = buf, .size = sizeof(buf) };
+
+	put_raw(&l, "{\"libcloexec\":1,\"event\":\"lost\"");
+	put_key(&l, "pid");
+	put_decimal(&l, r->pid);
+	put_field(&l, "program", r->program, CAP_PATH);
+	put_field(&l, "exec", r->path, CAP_PATH);
+	put_key(&l, "lost");
+	put_decimal(&l, r->lost);
+	put_field(&l, "reason", r->named_why, CAP_REASON);
+	put(&l, "}\n", 2);
+	if (!l.overflow && send_line(r, buf, l.len))
+		return;
+	if (getauxval(AT_SECURE) || plain_stderr() < 0)
+		return;
+	l.len = 0;
+	put_raw(&l, "libcloexec: audit: ");
+	put_decimal(&l, r->lost);
+	put_raw(&l, " line(s) lost: ");
+	put_raw(&l, r->named_why ? r->named_why : "?");
+	put(&l, "\n", 1);
+	if (!l.overflow)
+		sys_write(2, buf, l.len);
+}
+
 static void choose(struct report *r)
 {
 	const struct policy *p = policy_get();
@@ -420,6 +606,13 @@ static void choose(struct report *r)
 	r->chosen = true;
 	r->secure = getauxval(AT_SECURE) != 0;
 	r->out = -1;
+	/* cloexec's log first: its summary is what the user reads. */
+	if (r->named >= 0) {
+		r->out = r->named;
+		return;
+	}
+	if (r->named == NAMED_BAD)
+		return;
 	if (p->log_off < 0) {
 		choose_default(r);
 	} else if (log_is(value, len, "syslog")) {
@@ -529,8 +722,32 @@ static void deliver(struct report *r, char *line, size_t len)
 		r->out = r->secure || r->syslog_only ? -1 : plain_stderr();
 	}
 	/* One write: O_APPEND keeps concurrent writers' lines whole. */
-	if (r->out >= 0)
+	if (r->out >= 0 && r->out == r->named) {
+		long n = sys_write(r->out, line, len);
+
+		if (n == (long)len)
+			return;
+		if (n == -ENOSPC)
+			r->named_why = "the audit log's disk is full";
+		else if (n < 0)
+			r->named_why = "a write to the audit log failed";
+		else
+			r->named_why = "a write to the audit log was cut";
+		/*
+		 * A cut line's rest would make two bad lines: end the cut
+		 * one (the summary skips a line that is not whole), and send
+		 * all of it again.
+		 */
+		if (n > 0)
+			sys_write(r->out, "\n", 1);
+		if (!send_line(r, line, len))
+			r->lost++;
+	} else if (r->out >= 0) {
 		sys_write(r->out, line, len);
+	} else if (r->named == NAMED_BAD) {
+		if (!send_line(r, line, len))
+			r->lost++;
+	}
 }
 
 static int report_fd(int fd, void *ctx)
@@ -551,7 +768,8 @@ static int report_fd(int fd, void *ctx)
 	size_t len;
 	long n;
 
-	if (flags < 0 || (flags & FD_CLOEXEC) || fd == r->out)
+	if (flags < 0 || (flags & FD_CLOEXEC) || fd == r->out ||
+	    fd == r->named)
 		return 0;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = sys_call(SYS_readlinkat, AT_FDCWD, link, target,
@@ -588,6 +806,7 @@ void report_inherited(const char *path, char *const argv[],
 		.path = path,
 		.argv0 = argv && argv[0] ? argv[0] : NULL,
 		.out = -1,
+		.sock = -1,
 		.pid = (pid_t)sys_call(SYS_getpid, 0, 0, 0, 0, 0),
 	};
 	long n = sys_call(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", program,
@@ -595,7 +814,12 @@ void report_inherited(const char *path, char *const argv[],
 
 	program[n > 0 ? n : 0] = '\0';
 	r.program = program;
+	r.named = named_log(&r.named_why);
 	fdtable_for_each(report_fd, &r);
-	if (r.out > 2)
+	if (r.out > 2 && r.out != r.named)
 		sys_close(r.out);
+	if (r.lost)
+		send_lost(&r);
+	if (r.sock >= 0)
+		sys_close(r.sock);
 }

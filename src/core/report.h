@@ -28,7 +28,8 @@
  * than its field's share of the line is cut after a whole character or
  * escape, and the line then ends with "truncated":true.
  *
- * Where the lines go (libcloexec(7), report.c): log=PATH, a regular file
+ * Where the lines go (libcloexec(7), report.c): CLOEXEC_AUDIT_FD (below)
+ * when set, checked, and not in a setuid process; log=PATH, a regular file
  * opened for each report; log=stderr; log=syslog; by default syslog
  * (/dev/log), or stderr where there is no syslog socket and stderr is not
  * a socket.  A setuid or setgid process uses no path and no fd its caller
@@ -41,6 +42,20 @@
 #include <stddef.h>
 
 #define REPORT_LINE_MAX 4096
+
+/*
+ * Set by `cloexec --audit` for the whole tree: the log it opened, as
+ * "FD:DEV:INO", which every process writes its lines to (report.c says
+ * when it may); and the name (without its leading NUL) of the abstract
+ * datagram socket on which cloexec takes the lines of a process that
+ * cannot write them there, and appends them to the log.  A process that
+ * cannot send them either sends, if it can, one line that says so:
+ *
+ *	{"libcloexec":1,"event":"lost","pid":1234,"program":"/usr/bin/x",
+ *	 "exec":"/bin/sh","lost":2,"reason":"the audit log's fd was closed"}
+ */
+#define REPORT_AUDIT_FD_ENV "CLOEXEC_AUDIT_FD"
+#define REPORT_AUDIT_SOCKET_ENV "CLOEXEC_AUDIT_SOCKET"
 
 /* One line's fields; a NULL string is written as null. */
 struct report_record {

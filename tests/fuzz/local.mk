@@ -35,7 +35,7 @@ FUZZ_SEEDS = \
 	tests/fuzz/record/plain tests/fuzz/record/socket \
 	tests/fuzz/record/bytes tests/fuzz/record/long \
 	tests/fuzz/auditlog/leaky tests/fuzz/auditlog/escapes \
-	tests/fuzz/auditlog/broken
+	tests/fuzz/auditlog/broken tests/fuzz/auditlog/lost
 EXTRA_DIST += tests/fuzz/fuzz_policy.c tests/fuzz/fuzz_glob.c \
 	tests/fuzz/fuzz_record.c tests/fuzz/fuzz_auditlog.c $(FUZZ_SEEDS)
 CLEANFILES += tests/fuzz/fuzz_policy tests/fuzz/fuzz_glob \
