@@ -104,7 +104,7 @@ static const char usage_text[] =
 	"       cloexec --scan [--json] [--fail-on=LEVEL] [PID]...\n"
 	"List the fds above 2 that running processes (all, or those PIDs)\n"
 	"would hand to the next program they run, with a risk class; change\n"
-	"nothing.  Exit 1 if one is at or above LEVEL (high, medium, low,\n"
+	"nothing.  Exit 120 if one is at or above LEVEL (high, medium, low,\n"
 	"never; default high), 0 if none, 125 on error.\n"
 	"\n"
 	"      --list             list the entry points the library covers\n"
@@ -807,7 +807,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (scan)
-		return scan_run(argv + optind, json, fail_on);
+		return scan_run(argv + optind, json, fail_on, EXIT_LEAKED);
 	if ((show || check_cfg) && optind + 1 < argc)
 		die(show ? "--show-policy takes one PROGRAM, not"
 			 : "--check-config takes one FILE, not",

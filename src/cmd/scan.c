@@ -533,7 +533,7 @@ int scan_parse_level(const char *s)
 	return -1;
 }
 
-int scan_run(char **pids, bool json, int fail_on)
+int scan_run(char **pids, bool json, int fail_on, int found_status)
 {
 	struct scan sc = { .json = json };
 	int self = getpid(), pid, status = 0;
@@ -573,7 +573,7 @@ int scan_run(char **pids, bool json, int fail_on)
 			sc.counts[p->fds[j].risk]++;
 		total += p->nfds;
 		if ((int)p->worst >= fail_on)
-			status = 1;
+			status = found_status;
 	}
 	/* qsort's array may not be NULL, even for no elements. */
 	if (sc.nprocs)

@@ -15,6 +15,7 @@ int scan_parse_level(const char *s);
  * in /proc), print them, and return 1 if an fd at or above the level
  * fail_on was found, 0 if not, 125 for a bad pid.
  */
-int scan_run(char **pids, bool json, int fail_on);
+/* found_status when an fd at or above fail_on is found, else 0. */
+int scan_run(char **pids, bool json, int fail_on, int found_status);
 
 #endif /* CLOEXEC_SCAN_H */
