@@ -141,7 +141,7 @@ static bool has_entry(const char *text, const char *entry)
 
 static int read_file(const char *path, char *buf, size_t size, bool *exists)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	size_t len = 0;
 	ssize_t n;
 
@@ -177,7 +177,15 @@ static int write_file(const char *path, const char *text)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/*
+	 * --root may name a tree that someone else can write to (an image
+	 * being built): a link planted at the temporary name must not make
+	 * root write through it.  A file of ours left by a crash goes first.
+	 */
+	if (unlink(tmp) && errno != ENOENT)
+		return -1;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
 	if (fd < 0)
 		return -1;
 	if (write(fd, text, len) != (ssize_t)len || fsync(fd) ||
