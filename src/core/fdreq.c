@@ -19,7 +19,7 @@
  * poll() is a cancellation point, as the call it stands in front of is.
  * A signal handler that interrupts it makes the call fail with EINTR even
  * under SA_RESTART; that is the price of never blocking fork (see the
- * design note in README).
+ * design note in doc/internals.md).
  *
  * 0: readable (or bad: the call will say so); 1: the fd does not block,
  * the call may find nothing; -1: the wait failed, errno says why.
