@@ -97,7 +97,5 @@ src_cloexec_SOURCES = src/cmd/cloexec.c src/cmd/audit.c src/cmd/audit.h \
 	src/cmd/scan.c src/cmd/scan.h
 src_cloexec_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCLOEXEC_BUILD_DIR='"$(abs_top_builddir)/src"' \
-	-DCLOEXEC_BINDIR='"$(bindir)"' \
-	-DCLOEXEC_LIBDIR='"$(libdir)"' \
 	-DCLOEXEC_SANITIZER_RUNTIME='"$(SAN_LIB)"'
 src_cloexec_LDADD = src/libcore.la

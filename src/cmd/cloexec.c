@@ -7,6 +7,7 @@
  * is the program's own.
  */
 #include "config.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <getopt.h>

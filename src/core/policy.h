@@ -44,6 +44,8 @@
 #define POLICY_ENV "CLOEXEC_POLICY"
 /* Where the policy file is, if not the default (ignored when setuid). */
 #define POLICY_FILE_ENV "CLOEXEC_CONFIG"
+/* SYSCONFDIR: configure's, by way of make (Makefile.am). */
+#include "paths.h"
 #define POLICY_FILE_DEFAULT SYSCONFDIR "/libcloexec.conf"
 /*
  * Test-only: creators skip the fork lock, so the race tests can fail.

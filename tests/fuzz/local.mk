@@ -20,7 +20,7 @@ FUZZ_CC = @FUZZ_CC@
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_CPPFLAGS = -I$(top_srcdir)/src -I$(top_srcdir)/include \
-	-I$(top_builddir) -DSYSCONFDIR='"$(sysconfdir)"'
+	-I$(top_builddir)
 # The core, less policy.c (fuzz_policy.c includes it).
 FUZZ_CORE = $(top_srcdir)/src/core/diag.c $(top_srcdir)/src/core/exec.c \
 	$(top_srcdir)/src/core/fdreq.c $(top_srcdir)/src/core/fdtable.c \
@@ -56,15 +56,15 @@ FUZZ_BUILD = cc='$(FUZZ_CC)'; \
 	$$cc $(FUZZ_CFLAGS) $(FUZZ_CPPFLAGS) -o $@
 
 tests/fuzz/fuzz_policy: $(top_srcdir)/tests/fuzz/fuzz_policy.c \
-		$(top_srcdir)/src/core/policy.c $(FUZZ_CORE) config.h
+		$(top_srcdir)/src/core/policy.c $(FUZZ_CORE) config.h paths.h
 	$(AM_V_CCLD)$(FUZZ_BUILD) $(top_srcdir)/tests/fuzz/fuzz_policy.c \
 	  $(FUZZ_CORE) -ldl -lpthread
 tests/fuzz/fuzz_glob: $(top_srcdir)/tests/fuzz/fuzz_glob.c \
-		$(top_srcdir)/src/core/policy.c $(FUZZ_CORE) config.h
+		$(top_srcdir)/src/core/policy.c $(FUZZ_CORE) config.h paths.h
 	$(AM_V_CCLD)$(FUZZ_BUILD) $(top_srcdir)/tests/fuzz/fuzz_glob.c \
 	  $(top_srcdir)/src/core/policy.c $(FUZZ_CORE) -ldl -lpthread
 tests/fuzz/fuzz_record: $(top_srcdir)/tests/fuzz/fuzz_record.c \
-		$(top_srcdir)/src/core/policy.c $(FUZZ_CORE) config.h
+		$(top_srcdir)/src/core/policy.c $(FUZZ_CORE) config.h paths.h
 	$(AM_V_CCLD)$(FUZZ_BUILD) $(top_srcdir)/tests/fuzz/fuzz_record.c \
 	  $(top_srcdir)/src/core/policy.c $(FUZZ_CORE) -ldl -lpthread
 tests/fuzz/fuzz_auditlog: $(top_srcdir)/tests/fuzz/fuzz_auditlog.c \
