@@ -248,3 +248,29 @@ check-unit:
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(UNIT_TESTS)'
 .PHONY: check-unit
 CLEANFILES += tests/unit/*.valgrind.log
+
+# `make mutate`: the mutation campaign (tests/mutate/run.sh).  Every
+# mutant of tests/mutate/mutants, or MUTATE_SAMPLE of them from a place
+# MUTATE_SEED (a commit hash) picks, or those MUTANTS names; built in
+# mutate.d, a copy of the release tree.  Fails if one survives.
+MUTATE_DIR = $(abs_top_builddir)/mutate.d
+MUTATE_SAMPLE =
+MUTATE_SEED =
+MUTANTS =
+MUTATE_FILES = tests/mutate/run.sh tests/mutate/apply.awk \
+	tests/mutate/mutants
+EXTRA_DIST += $(MUTATE_FILES)
+mutate:
+	@$(cannot_run_skip); \
+	unset MAKEFLAGS MFLAGS MAKELEVEL; sample='$(MUTATE_SAMPLE)'; \
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	MAKE='$(MAKE)' MUTATE_DIR='$(MUTATE_DIR)' MUTATE_TESTS='$(TESTS)' \
+	$(SHELL) $(top_srcdir)/tests/mutate/run.sh \
+	  $${sample:+-n "$$sample" -s '$(MUTATE_SEED)'} \
+	  $(MUTANTS)
+# Only that each mutant's text is still in its file, once: no build.
+mutate-check:
+	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	MUTATE_DIR='$(MUTATE_DIR)' MUTATE_TESTS='$(TESTS)' \
+	$(SHELL) $(top_srcdir)/tests/mutate/run.sh -c
+.PHONY: mutate mutate-check
