@@ -90,6 +90,7 @@ tests_unit_check_real_LDADD = $(UNIT_LIBS)
 IT_TESTS = \
 	tests/it/it_entry \
 	tests/it/it_lock \
+	tests/it/it_window \
 	tests/it/it_policy \
 	tests/it/it_socket \
 	tests/it/race_socket \
@@ -109,6 +110,8 @@ tests_it_it_entry_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_entry_LDADD = $(IT_LIBS) -lutil
 tests_it_it_lock_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_lock_LDADD = $(IT_LIBS)
+tests_it_it_window_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_it_it_window_LDADD = $(IT_LIBS)
 tests_it_it_policy_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_policy_LDADD = $(IT_LIBS)
 tests_it_it_socket_CPPFLAGS = $(TEST_CPPFLAGS)
