@@ -48,7 +48,7 @@ shift $((OPTIND - 1))
 quick_first="tests/unit/check_policy tests/unit/check_exec
 tests/unit/check_forklock tests/unit/check_flags tests/unit/check_probe
 tests/unit/check_real tests/cmd/policy.test tests/cmd/cloexec.test
-tests/it/it_entry tests/it/it_policy tests/it/it_socket
+tests/it/it_entry tests/it/it_policy tests/it/it_window tests/it/it_socket
 tests/seeds/seed003_socket tests/seeds/seed004_paccept
 tests/seeds/seed005_signalfd tests/seeds/seed006_timerfd
 tests/seeds/seed007_epoll tests/seeds/seed008_pipe2
