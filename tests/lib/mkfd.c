@@ -5,7 +5,8 @@
  *
  *	mkfd [close:N]... CALL...
  *
- * close:N closes fd N first (to see the std-fd rule).  For each CALL, one
+ * close:N closes fd N first (to see the std-fd rule); dup2:N is dup2 of
+ * a /dev/null onto N (dup2 alone: of fd 2 onto 50).  For each CALL, one
  * line per fd it made: "CALL FD cloexec=0|1 nonblock=0|1".  Exit status 0,
  * or 1 if a call failed (with the error on stderr).
  */
@@ -84,6 +85,12 @@ static int make(const char *call)
 		fd = dup(2);
 	} else if (!strcmp(call, "dup2")) {
 		fd = dup2(2, 50);
+	} else if (!strncmp(call, "dup2:", 5)) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		fd = null < 0 ? -1 : dup2(null, atoi(call + 5));
+		if (null >= 0 && null != fd)
+			close(null);
 	} else if (!strcmp(call, "epoll_create")) {
 		fd = epoll_create(1);
 	} else if (!strcmp(call, "epoll_create1")) {
