@@ -255,7 +255,9 @@ CLEANFILES += tests/unit/*.valgrind.log
 # `make mutate`: the mutation campaign (tests/mutate/run.sh).  Every
 # mutant of tests/mutate/mutants, or MUTATE_SAMPLE of them from a place
 # MUTATE_SEED (a commit hash) picks, or those MUTANTS names; built in
-# mutate.d, a copy of the release tree.  Fails if one survives.
+# mutate.d, a copy of the release tree.  Fails if one survives.  It runs
+# a copy of run.sh: the shell reads a script as it goes, and the one in
+# the tree may be edited meanwhile.
 MUTATE_DIR = $(abs_top_builddir)/mutate.d
 MUTATE_SAMPLE =
 MUTATE_SEED =
@@ -267,8 +269,11 @@ mutate:
 	@$(cannot_run_skip); \
 	unset MAKEFLAGS MFLAGS MAKELEVEL; sample='$(MUTATE_SAMPLE)'; \
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
-	MAKE='$(MAKE)' MUTATE_DIR='$(MUTATE_DIR)' MUTATE_TESTS='$(TESTS)' \
-	$(SHELL) $(top_srcdir)/tests/mutate/run.sh \
+	MAKE='$(MAKE)' MUTATE_DIR='$(MUTATE_DIR)' MUTATE_TESTS='$(TESTS)'; \
+	export top_srcdir top_builddir MAKE MUTATE_DIR MUTATE_TESTS; \
+	mkdir -p '$(MUTATE_DIR)' && \
+	cp $(top_srcdir)/tests/mutate/run.sh '$(MUTATE_DIR)/run.sh' && \
+	$(SHELL) '$(MUTATE_DIR)/run.sh' \
 	  $${sample:+-n "$$sample" -s '$(MUTATE_SEED)'} \
 	  $(MUTANTS)
 # Only that each mutant's text is still in its file, once: no build.

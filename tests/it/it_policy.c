@@ -392,7 +392,8 @@ static int output_of(const char *prog, const char *arg, const char *name,
 		}
 	}
 	close(p[1]);
-	while (len < size - 1 && (n = read(p[0], out + len, size - 1 - len)) > 0)
+	while (len < size - 1 &&
+	       (n = read(p[0], out + len, size - 1 - len)) > 0)
 		len += (size_t)n;
 	out[len] = '\0';
 	close(p[0]);

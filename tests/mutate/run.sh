@@ -16,8 +16,9 @@
 # or ERROR: its text is not in its file exactly once, or it does not
 # build), and the kill ratio.  Exit status 0 when every mutant chosen was
 # killed.  With -c, only checks that each mutant's text is in its file
-# exactly once, building nothing.  The make target passes: top_srcdir, top_builddir (absolute),
-# MAKE, MUTATE_DIR, MUTATE_TESTS (the suite, in make's order).
+# exactly once, building nothing.  The make target passes: top_srcdir,
+# top_builddir (absolute), MAKE, MUTATE_DIR, MUTATE_TESTS (the suite, in
+# make's order).
 set -u
 LC_ALL=C
 export LC_ALL
@@ -172,7 +173,7 @@ build=$work/build
 rm -rf "$work/fresh"
 (cd "$top_builddir" && $MAKE -s distdir distdir="$work/fresh") \
 	>"$work/distdir.log" 2>&1 ||
-	{ cat "$work/distdir.log"; echo "mutate: make distdir failed"; exit 99; }
+	{ cat "$work/distdir.log"; echo "mutate: no distdir"; exit 99; }
 mkdir -p "$src"
 (cd "$work/fresh" && find . -type f) | while read -r f; do
 	cmp -s "$work/fresh/$f" "$src/$f" && continue
@@ -205,7 +206,7 @@ if [ ! -f "$build/Makefile" ]; then
 fi
 echo "mutate: building the unmutated tree"
 build_tree "$work/build.log" ||
-	{ tail -30 "$work/build.log"; echo "mutate: the tree does not build"; exit 99; }
+	{ tail -30 "$work/build.log"; echo "mutate: no build"; exit 99; }
 
 # run_test TEST LOG: 0 passed or skipped, 1 failed, 2 timed out, 3 other.
 run_test() {
@@ -255,13 +256,14 @@ for id in $chosen; do
 		[ -f "$m/repl" ] || : >"$m/repl"
 		if ! awk -f "$apply" "$m/find" "$m/repl" "$src/$file" \
 			>"$work/mutated" 2>"$work/apply.err"; then
-			result="ERROR (found $(cat "$work/apply.err") times in $file)"
+			n_found=$(cat "$work/apply.err")
+			result="ERROR (found $n_found times in $file)"
 		else
 			current=$file
 			cp -p "$src/$file" "$src/$file.orig"
 			cat "$work/mutated" >"$src/$file"
 			if ! build_tree "$work/build-$id.log"; then
-				result="ERROR (does not build: $work/build-$id.log)"
+				result="ERROR (no build: build-$id.log)"
 			else
 				first=$(cat "$m/first" 2>/dev/null)
 				for t in $(order $first); do
@@ -270,7 +272,7 @@ for id in $chosen; do
 					0) continue ;;
 					1) result=$t ;;
 					2) result="$t (timeout)" ;;
-					*) result="ERROR ($t did not run: $work/test-$id.log)"
+					*) result="ERROR ($t: test-$id.log)"
 					   cp "$work/test.log" "$work/test-$id.log" ;;
 					esac
 					break
