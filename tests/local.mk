@@ -209,6 +209,11 @@ SHELL_TESTS = \
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
 
+# A /tmp without O_TMPFILE, preloaded after the library (policy.test).
+check_LTLIBRARIES += tests/lib/libnotmpfile.la
+tests_lib_libnotmpfile_la_SOURCES = tests/lib/notmpfile.c
+tests_lib_libnotmpfile_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+
 # An empty shared library: the "other preload" of the command tests.
 check_LTLIBRARIES += tests/lib/libempty.la
 tests_lib_libempty_la_SOURCES = tests/lib/empty.c

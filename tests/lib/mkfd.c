@@ -3,23 +3,29 @@
  * mkfd: create fds by name and say what they got, for the shell tests of
  * the policy and the command.
  *
- *	mkfd [close:N]... CALL...
+ *	mkfd [-e] [close:N]... CALL...
  *
  * close:N closes fd N first (to see the std-fd rule); dup2:N is dup2 of
  * a /dev/null onto N (dup2 alone: of fd 2 onto 50).  For each CALL, one
  * line per fd it made: "CALL FD cloexec=0|1 nonblock=0|1".  Exit status 0,
- * or 1 if a call failed (with the error on stderr).
+ * or 1 if a call failed (with the error on stderr).  With -e, a call
+ * that succeeds and changes errno says so: "CALL changed errno to N".
  */
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+/* errno right after the last call, before anything else could set it. */
+static int call_errno;
 
 static void show(const char *call, int fd)
 {
@@ -76,6 +82,10 @@ static int make(const char *call)
 		FILE *f = fopen("/dev/null", "r");
 
 		fd = f ? fileno(f) : -1;
+	} else if (!strcmp(call, "tmpfile")) {
+		FILE *f = tmpfile();
+
+		fd = f ? fileno(f) : -1;
 	} else if (!strcmp(call, "pipe")) {
 		if (pipe(sv) == 0) {
 			show(call, sv[0]);
@@ -100,6 +110,7 @@ static int make(const char *call)
 		fprintf(stderr, "mkfd: unknown call %s\n", call);
 		exit(2);
 	}
+	call_errno = errno;
 	if (fd < 0) {
 		perror(call);
 		return 1;
@@ -110,13 +121,19 @@ static int make(const char *call)
 
 int main(int argc, char **argv)
 {
-	int i, failed = 0;
+	int i = 1, failed = 0, err;
+	bool check_errno = argc > 1 && !strcmp(argv[1], "-e");
 
-	for (i = 1; i < argc; i++) {
-		if (!strncmp(argv[i], "close:", 6))
+	for (i += check_errno; i < argc; i++) {
+		if (!strncmp(argv[i], "close:", 6)) {
 			close(atoi(argv[i] + 6));
-		else
-			failed |= make(argv[i]);
+			continue;
+		}
+		errno = 4242;
+		err = make(argv[i]);
+		if (check_errno && !err && call_errno != 4242)
+			printf("%s changed errno to %d\n", argv[i], call_errno);
+		failed |= err;
 	}
 	return failed;
 }
