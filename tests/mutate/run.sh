@@ -85,9 +85,12 @@ order() {
 # Records are blocks of "key text" lines (tests/mutate/mutants says
 # more).
 work=$MUTATE_DIR
-rm -rf "$work/m"
-mkdir -p "$work/m" || exit 99
-awk -v dir="$work/m" '
+# (-c has its own, so that it can run beside a campaign.)
+mdir=$work/m
+$check_only && mdir=$work/m-check
+rm -rf "$mdir"
+mkdir -p "$mdir" || exit 99
+awk -v dir="$mdir" '
 	function put(key, text) {
 		f = dir "/" id "/" key
 		printf "%s\n", text >> f
@@ -124,7 +127,7 @@ awk -v dir="$work/m" '
 		exit bad
 	}' "$table" || exit 99
 
-all=$(cat "$work/m/ids")
+all=$(cat "$mdir/ids")
 total=$(echo "$all" | wc -l)
 if [ $# -gt 0 ]; then
 	chosen=$*
@@ -147,7 +150,7 @@ fi
 # Every mutant chosen applies to the tree as it is, or the table is stale.
 stale=0
 for id in $chosen; do
-	m=$work/m/$id
+	m=$mdir/$id
 	file=$(cat "$m/file" 2>/dev/null)
 	[ -f "$m/repl" ] || : >"$m/repl"
 	if [ ! -d "$m" ] || [ -z "$file" ] || [ ! -f "$m/find" ]; then
@@ -243,7 +246,7 @@ killed=0
 n=0
 status=0
 for id in $chosen; do
-	m=$work/m/$id
+	m=$mdir/$id
 	n=$((n + 1))
 	t0=$(date +%s)
 	result=
@@ -262,7 +265,9 @@ for id in $chosen; do
 			current=$file
 			cp -p "$src/$file" "$src/$file.orig"
 			cat "$work/mutated" >"$src/$file"
-			if ! build_tree "$work/build-$id.log"; then
+			if ! build_tree "$work/build-mutant.log"; then
+				cp "$work/build-mutant.log" \
+					"$work/build-$id.log"
 				result="ERROR (no build: build-$id.log)"
 			else
 				first=$(cat "$m/first" 2>/dev/null)
