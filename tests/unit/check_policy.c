@@ -76,6 +76,13 @@ START_TEST(class_lists)
 		parsed("classes=all,-accept,-pipe", &bad, &errs).classes,
 		FD_CLASS_ALL & ~BIT(FD_CLASS_ACCEPT) & ~BIT(FD_CLASS_PIPE));
 	ck_assert_uint_eq(parsed("classes=none", &bad, &errs).classes, 0);
+	/* Taking out a class that is not there changes nothing. */
+	ck_assert_uint_eq(parsed("classes=socket,-pipe", &bad, &errs).classes,
+			  BIT(FD_CLASS_SOCKET));
+	ck_assert_uint_eq(parsed("classes=-dup2", &bad, &errs).classes,
+			  FD_CLASS_DEFAULT);
+	ck_assert_uint_eq(parsed("classes=-pipe,-pipe", &bad, &errs).classes,
+			  FD_CLASS_DEFAULT & ~BIT(FD_CLASS_PIPE));
 	ck_assert_uint_eq(
 		parsed("classes=pipe classes=socket", &bad, &errs).classes,
 		BIT(FD_CLASS_SOCKET));
