@@ -61,6 +61,47 @@ static int pending_connection(void)
 	return l;
 }
 
+/* An fd received in an SCM_RIGHTS message (a copy of /dev/null). */
+static int received_fd(void)
+{
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} control;
+	char byte = 'x';
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = control.buf,
+			      .msg_controllen = sizeof(control.buf) };
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+	int sv[2], null = open("/dev/null", O_RDONLY | O_CLOEXEC), fd = -1;
+
+	if (null < 0 ||
+	    socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		perror("mkfd: socketpair");
+		exit(2);
+	}
+	sv[0] = high(sv[0]);
+	sv[1] = high(sv[1]);
+	memset(control.buf, 0, sizeof(control.buf));
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &null, sizeof(int));
+	if (sendmsg(sv[0], &msg, 0) != 1) {
+		perror("mkfd: sendmsg");
+		exit(2);
+	}
+	close(null);
+	msg.msg_controllen = sizeof(control.buf);
+	if (recvmsg(sv[1], &msg, 0) == 1 && (cmsg = CMSG_FIRSTHDR(&msg)) &&
+	    cmsg->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
+	close(sv[0]);
+	close(sv[1]);
+	return fd;
+}
+
 static int make(const char *call)
 {
 	int fd = -1, sv[2];
@@ -82,6 +123,8 @@ static int make(const char *call)
 		FILE *f = fopen("/dev/null", "r");
 
 		fd = f ? fileno(f) : -1;
+	} else if (!strcmp(call, "recvmsg")) {
+		fd = received_fd();
 	} else if (!strcmp(call, "tmpfile")) {
 		FILE *f = tmpfile();
 
