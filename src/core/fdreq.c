@@ -244,10 +244,10 @@ void fdreq_mark(struct fdreq *rq, int fd)
 	if (rq->extra & POLICY_REPORT)
 		fdtable_note_origin(fd, rq->call, rq->caller);
 	if (rq->path == FDREQ_FALLBACK) {
-		in_flight_enter(rq);
 		/* The test build's pause in the window (policy.h). */
 		if (policy_word() & POLICY_TEST_WINDOW)
 			policy_test_window();
+		in_flight_enter(rq);
 		fd_set_props(fd, props);
 	} else if (unforce && (forced_only & FDP_CLOEXEC)) {
 		fd_clear_cloexec(fd);

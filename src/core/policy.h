@@ -52,8 +52,9 @@
  * the plain call and before the flag is set, the creator writes a byte to
  * W and waits for one from R: a test (tests/it/it_window.c) holds it in
  * the window, forks from another thread meanwhile and sees that the fork
- * waits.  Read at each pause, so a test sets it once it has its fds; it
- * must be in the environment (even empty) when the policy is loaded.
+ * waits, or, for an open in flight (fdreq.h), that the child sweeps.  Read
+ * at each pause, so a test sets it once it has its fds; it must be in the
+ * environment (even empty) when the policy is loaded.
  */
 #define POLICY_TEST_WINDOW_ENV "LIBCLOEXEC_TEST_WINDOW"
 

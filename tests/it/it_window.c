@@ -8,7 +8,10 @@
  * for the creator to flag its fd and leave the lock, so that the child's
  * copy of the fd is close-on-exec.  The race tests look for the same bug
  * by chance; this one holds the window open.  For one fd (socket) and for
- * a pair (pipe).
+ * a pair (pipe).  And for an open that may block (a FIFO's), which runs
+ * outside the lock, "in flight": a fork meanwhile does not wait for it,
+ * and its child marks every fd it was not meant to get close-on-exec
+ * (forklock_child), the one in the window included.
  *
  * Two processes, this program again: with the test build, which pauses
  * (that it was seen paused shows the test is not blind), and with the
@@ -25,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,7 +55,7 @@ static bool readable(int fd, int ms)
 
 /* The creator thread: the call, its fds in fds[0] (and fds[1]). */
 struct creator {
-	const char *call;
+	const char *call, *path;
 	int fds[2];
 	int ret;
 };
@@ -63,6 +67,9 @@ static void *create(void *arg)
 	c->fds[1] = -1;
 	if (!strcmp(c->call, "pipe")) {
 		c->ret = pipe(c->fds);
+	} else if (!strcmp(c->call, "fifo")) {
+		c->fds[0] = open(c->path, O_RDONLY);
+		c->ret = c->fds[0] < 0 ? -1 : 0;
 	} else {
 		c->fds[0] = socket(AF_UNIX, SOCK_STREAM, 0);
 		c->ret = c->fds[0] < 0 ? -1 : 0;
@@ -175,6 +182,75 @@ static void window(const char *call)
 	close(rep[1]);
 }
 
+/*
+ * With the test build: an open in flight held after the open, before it
+ * enters the lock to flag its fd.  The writer end is libc's own open, not
+ * the library's, so that it does not pause too.
+ */
+static void window_in_flight(void)
+{
+	int (*libc_open)(const char *, int, ...) = tl_libc("open");
+	char dir[] = "/tmp/it_window.XXXXXX", fifo[64], env[32], what[160];
+	char byte = 'g';
+	int in[2], go[2], rep[2], flags[2] = { -1, -1 }, w, status;
+	struct creator c = { .call = "fifo", .path = fifo };
+	struct forker f;
+	pthread_t ct, ft;
+	bool got;
+
+	if (!libc_open || !mkdtemp(dir)) {
+		check(false, "fifo: libc's open, a directory for the FIFO");
+		return;
+	}
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	if (mkfifo(fifo, 0600) || pipe(in) || pipe(go) || pipe(rep)) {
+		check(false, "fifo: a FIFO and pipes for the test");
+		return;
+	}
+	f.first = next_fd();
+	f.report = rep[1];
+	snprintf(env, sizeof(env), "%d,%d", in[1], go[0]);
+	setenv(POLICY_TEST_WINDOW_ENV, env, 1);
+	pthread_create(&ct, NULL, create, &c);
+	w = libc_open(fifo, O_WRONLY);
+	check(w >= 0, "fifo: the writer's end");
+	check(readable(in[0], 30000) && read(in[0], &byte, 1) == 1,
+	      "fifo: the open in flight pauses before it flags its fd");
+	if (failed) {
+		pthread_join(ct, NULL);
+		return;
+	}
+	setenv(POLICY_TEST_WINDOW_ENV, "", 1);
+	pthread_create(&ft, NULL, do_fork, &f);
+	got = readable(rep[0], 30000) &&
+	      read(rep[0], flags, sizeof(flags)) == sizeof(flags);
+	check(got, "fifo: a fork meanwhile does not wait for it");
+	/* Its fd and the writer's, whichever got which number. */
+	snprintf(what, sizeof(what),
+		 "fifo: the child marked both close-on-exec (F_GETFD %d, %d)",
+		 flags[0], flags[1]);
+	check(flags[0] == FD_CLOEXEC && flags[1] == FD_CLOEXEC, what);
+	byte = 'g';
+	check(write(go[1], &byte, 1) == 1, "the creator is let go");
+	pthread_join(ct, NULL);
+	pthread_join(ft, NULL);
+	check(f.pid > 0 && waitpid(f.pid, &status, 0) == f.pid,
+	      "the child is reaped");
+	check(c.ret == 0 && fcntl(c.fds[0], F_GETFD) == FD_CLOEXEC,
+	      "fifo: the parent's fd is close-on-exec");
+	if (c.ret == 0)
+		close(c.fds[0]);
+	close(w);
+	unlink(fifo);
+	rmdir(dir);
+	close(in[0]);
+	close(in[1]);
+	close(go[0]);
+	close(go[1]);
+	close(rep[0]);
+	close(rep[1]);
+}
+
 /* With the library that is installed: the variable changes nothing. */
 static void no_window(void)
 {
@@ -246,6 +322,8 @@ int main(int argc, char **argv)
 		window("socket");
 		if (!failed)
 			window("pipe");
+		if (!failed)
+			window_in_flight();
 	}
 	return failed;
 }
