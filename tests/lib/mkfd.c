@@ -6,7 +6,8 @@
  *	mkfd [-e] [close:N]... CALL...
  *
  * close:N closes fd N first (to see the std-fd rule); dup2:N is dup2 of
- * a /dev/null onto N (dup2 alone: of fd 2 onto 50).  For each CALL, one
+ * a /dev/null onto N (dup2 alone: of fd 2 onto 50), dup2:self of one onto
+ * itself, which changes nothing and returns it.  For each CALL, one
  * line per fd it made: "CALL FD cloexec=0|1 nonblock=0|1".  Exit status 0,
  * or 1 if a call failed (with the error on stderr).  With -e, a call
  * that succeeds and changes errno says so: "CALL changed errno to N".
@@ -138,6 +139,10 @@ static int make(const char *call)
 		fd = dup(2);
 	} else if (!strcmp(call, "dup2")) {
 		fd = dup2(2, 50);
+	} else if (!strcmp(call, "dup2:self")) {
+		int null = open("/dev/null", O_WRONLY);
+
+		fd = null < 0 ? -1 : dup2(null, null);
 	} else if (!strncmp(call, "dup2:", 5)) {
 		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
