@@ -65,9 +65,9 @@ tests/cmd/servers.test"
 
 # in_list WORD LIST: is WORD one of LIST's words?
 in_list() {
-	case " $(echo $2) " in
-	*" $1 "*) return 0 ;;
-	esac
+	for w in $2; do
+		[ "$w" = "$1" ] && return 0
+	done
 	return 1
 }
 
@@ -78,7 +78,7 @@ order() {
 		in_list "$t" "$MUTATE_TESTS" || continue
 		in_list "$t" "$out" || out="$out $t"
 	done
-	echo $out
+	echo "$out"
 }
 
 # The table, one directory per mutant: file, find, repl, desc, first.
@@ -164,7 +164,7 @@ for id in $chosen; do
 	fi
 done
 if $check_only; then
-	echo "mutate: $(echo $chosen | wc -w) mutants, $stale stale"
+	echo "mutate: $(echo "$chosen" | wc -w) mutants, $stale stale"
 	[ "$stale" = 0 ]
 	exit
 fi
@@ -174,7 +174,7 @@ fi
 src=$work/src
 build=$work/build
 rm -rf "$work/fresh"
-(cd "$top_builddir" && $MAKE -s distdir distdir="$work/fresh") \
+(cd "$top_builddir" && "$MAKE" -s distdir distdir="$work/fresh") \
 	>"$work/distdir.log" 2>&1 ||
 	{ cat "$work/distdir.log"; echo "mutate: no distdir"; exit 99; }
 mkdir -p "$src"
@@ -197,8 +197,8 @@ trap 'restore' EXIT
 trap 'restore; exit 130' INT TERM
 
 build_tree() {
-	(cd "$build" && nice $MAKE -j"$jobs" && \
-		nice $MAKE -j"$jobs" check TESTS=) >"$1" 2>&1
+	(cd "$build" && nice "$MAKE" -j"$jobs" && \
+		nice "$MAKE" -j"$jobs" check TESTS=) >"$1" 2>&1
 }
 
 mkdir -p "$build"
@@ -215,7 +215,7 @@ build_tree "$work/build.log" ||
 run_test() {
 	rm -f "$build/${1%.test}.trs" "$build/${1%.test}.log"
 	(cd "$build" && timeout -k 10 "$test_timeout" \
-		nice $MAKE check TESTS="$1" >"$2" 2>&1)
+		nice "$MAKE" check TESTS="$1" >"$2" 2>&1)
 	rc=$?
 	[ "$rc" = 0 ] && return 0
 	[ "$rc" = 124 ] || [ "$rc" = 137 ] && return 2
@@ -271,6 +271,7 @@ for id in $chosen; do
 				result="ERROR (no build: build-$id.log)"
 			else
 				first=$(cat "$m/first" 2>/dev/null)
+				# shellcheck disable=SC2086 # a list
 				for t in $(order $first); do
 					run_test "$t" "$work/test.log"
 					case $? in
