@@ -92,6 +92,7 @@ tests_unit_check_real_LDADD = $(UNIT_LIBS)
 IT_TESTS = \
 	tests/it/it_entry \
 	tests/it/it_lock \
+	tests/it/it_window \
 	tests/it/it_policy \
 	tests/it/it_socket \
 	tests/it/race_socket \
@@ -111,6 +112,8 @@ tests_it_it_entry_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_entry_LDADD = $(IT_LIBS) -lutil
 tests_it_it_lock_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_lock_LDADD = $(IT_LIBS)
+tests_it_it_window_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_it_it_window_LDADD = $(IT_LIBS)
 tests_it_it_policy_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_policy_LDADD = $(IT_LIBS)
 tests_it_it_socket_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -218,6 +221,11 @@ check_LTLIBRARIES += tests/lib/libslowinit.la
 tests_lib_libslowinit_la_SOURCES = tests/lib/slowinit.c
 tests_lib_libslowinit_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 
+# A /tmp without O_TMPFILE, preloaded after the library (policy.test).
+check_LTLIBRARIES += tests/lib/libnotmpfile.la
+tests_lib_libnotmpfile_la_SOURCES = tests/lib/notmpfile.c
+tests_lib_libnotmpfile_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+
 # An empty shared library: the "other preload" of the command tests.
 check_LTLIBRARIES += tests/lib/libempty.la
 tests_lib_libempty_la_SOURCES = tests/lib/empty.c
@@ -260,3 +268,34 @@ check-unit:
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(UNIT_TESTS)'
 .PHONY: check-unit
 CLEANFILES += tests/unit/*.valgrind.log
+
+# `make mutate`: the mutation campaign (tests/mutate/run.sh).  Every
+# mutant of tests/mutate/mutants, or MUTATE_SAMPLE of them from a place
+# MUTATE_SEED (a commit hash) picks, or those MUTANTS names; built in
+# mutate.d, a copy of the release tree.  Fails if one survives.  It runs
+# a copy of run.sh: the shell reads a script as it goes, and the one in
+# the tree may be edited meanwhile.
+MUTATE_DIR = $(abs_top_builddir)/mutate.d
+MUTATE_SAMPLE =
+MUTATE_SEED =
+MUTANTS =
+MUTATE_FILES = tests/mutate/run.sh tests/mutate/apply.awk \
+	tests/mutate/mutants
+EXTRA_DIST += $(MUTATE_FILES)
+mutate:
+	@$(cannot_run_skip); \
+	unset MAKEFLAGS MFLAGS MAKELEVEL; sample='$(MUTATE_SAMPLE)'; \
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	MAKE='$(MAKE)' MUTATE_DIR='$(MUTATE_DIR)' MUTATE_TESTS='$(TESTS)'; \
+	export top_srcdir top_builddir MAKE MUTATE_DIR MUTATE_TESTS; \
+	mkdir -p '$(MUTATE_DIR)' && \
+	cp $(top_srcdir)/tests/mutate/run.sh '$(MUTATE_DIR)/run.sh' && \
+	$(SHELL) '$(MUTATE_DIR)/run.sh' \
+	  $${sample:+-n "$$sample" -s '$(MUTATE_SEED)'} \
+	  $(MUTANTS)
+# Only that each mutant's text is still in its file, once: no build.
+mutate-check:
+	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	MUTATE_DIR='$(MUTATE_DIR)' MUTATE_TESTS='$(TESTS)' \
+	$(SHELL) $(top_srcdir)/tests/mutate/run.sh -c
+.PHONY: mutate mutate-check

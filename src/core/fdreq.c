@@ -244,6 +244,9 @@ void fdreq_mark(struct fdreq *rq, int fd)
 	if (rq->extra & POLICY_REPORT)
 		fdtable_note_origin(fd, rq->call, rq->caller);
 	if (rq->path == FDREQ_FALLBACK) {
+		/* The test build's pause in the window (policy.h). */
+		if (policy_word() & POLICY_TEST_WINDOW)
+			policy_test_window();
 		in_flight_enter(rq);
 		fd_set_props(fd, props);
 	} else if (unforce && (forced_only & FDP_CLOEXEC)) {

@@ -737,6 +737,8 @@ uint32_t policy_load(void)
 
 		if (text && !strcmp(text, "1"))
 			word |= POLICY_NO_LOCK;
+		if (policy_getenv(POLICY_TEST_WINDOW_ENV))
+			word |= POLICY_TEST_WINDOW;
 	}
 #endif
 	atomic_store_explicit(&policy_hot, word, memory_order_release);
@@ -746,6 +748,31 @@ uint32_t policy_load(void)
 	layers_report_files();
 	return word;
 }
+
+#ifdef CLOEXEC_TEST_SWITCHES
+/* "W,R": a byte to W, then one from R; raw calls, errno untouched. */
+void policy_test_window(void)
+{
+	const char *text = policy_getenv(POLICY_TEST_WINDOW_ENV);
+	int w = 0, r = 0;
+	char byte = 'w';
+
+	for (; text && *text >= '0' && *text <= '9' && w < 100000; text++)
+		w = w * 10 + (*text - '0');
+	if (!text || *text++ != ',')
+		return;
+	for (; *text >= '0' && *text <= '9' && r < 100000; text++)
+		r = r * 10 + (*text - '0');
+	if (*text || w < 3 || r < 3)
+		return;
+	if (sys_call(SYS_write, w, &byte, 1, 0, 0) == 1)
+		sys_call(SYS_read, r, &byte, 1, 0, 0);
+}
+#else
+void policy_test_window(void)
+{
+}
+#endif
 
 const struct policy *policy_get(void)
 {

@@ -53,6 +53,16 @@
  * never by the library that is installed.
  */
 #define POLICY_TEST_NO_LOCK_ENV "LIBCLOEXEC_TEST_NO_FORK_LOCK"
+/*
+ * Test-only, likewise: "W,R", two fd numbers.  On the fallback path, after
+ * the plain call and before the flag is set, the creator writes a byte to
+ * W and waits for one from R: a test (tests/it/it_window.c) holds it in
+ * the window, forks from another thread meanwhile and sees that the fork
+ * waits, or, for an open in flight (fdreq.h), that the child sweeps.  Read
+ * at each pause, so a test sets it once it has its fds; it must be in the
+ * environment (even empty) when the policy is loaded.
+ */
+#define POLICY_TEST_WINDOW_ENV "LIBCLOEXEC_TEST_WINDOW"
 
 enum fd_class {
 	FD_CLASS_SOCKET,
@@ -141,6 +151,8 @@ struct policy {
 /* keep= or keep-path= given: creators check their fd against them. */
 #define POLICY_KEEPS (1u << 27)
 #define POLICY_SCOPE_PROCESS (1u << 26)
+/* The test build was given POLICY_TEST_WINDOW_ENV: the fallback pauses. */
+#define POLICY_TEST_WINDOW (1u << 25)
 
 extern _Atomic uint32_t policy_hot __attribute__((visibility("hidden")));
 
@@ -171,6 +183,12 @@ const char *fd_class_name(enum fd_class c)
 bool policy_configured(void) __attribute__((visibility("hidden")));
 uint32_t policy_load(void) 
 	__attribute__((visibility("hidden"), cold));
+
+/*
+ * The pause of POLICY_TEST_WINDOW_ENV; does nothing in the library that is
+ * installed, which never sets the bit that leads here.
+ */
+void policy_test_window(void) __attribute__((visibility("hidden"), cold));
 
 /* The whole policy, once the hot word says it is loaded. */
 const struct policy *policy_get(void) __attribute__((visibility("hidden")));

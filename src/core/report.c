@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -797,9 +798,15 @@ static int report_fd(int fd, void *ctx)
 	return 1;
 }
 
+/*
+ * The caller's errno is left as it was: a spawn (popen, posix_spawn,
+ * system) that succeeds must not change it, and the report asks libc
+ * things that fail (getpeername of a socket that is not connected).
+ */
 void report_inherited(const char *path, char *const argv[],
 		      const struct exec_kept *kept)
 {
+	int saved_errno = errno;
 	char program[1024];
 	struct report r = {
 		.kept = kept,
@@ -822,4 +829,5 @@ void report_inherited(const char *path, char *const argv[],
 		send_lost(&r);
 	if (r.sock >= 0)
 		sys_close(r.sock);
+	errno = saved_errno;
 }

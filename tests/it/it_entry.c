@@ -744,6 +744,46 @@ START_TEST(plain_calls)
 }
 END_TEST
 
+/*
+ * errno on success, with a policy that sends each call down another path
+ * than the default's: report=on notes each fd's origin, keep= and
+ * keep-path= check each fd and path against lists, mode=audit forces
+ * nothing.  plain_calls checks the default policy.
+ */
+static void errno_kept(int i_maker)
+{
+	const struct maker *m = &plain[i_maker];
+	int fds[2] = { -1, -1 }, n, i;
+
+	errno = 4242;
+	n = m->make(fds);
+	if (n == SKIP)
+		return;
+	ck_assert_msg(n > 0, "%s failed: %s", m->name, strerror(errno));
+	ck_assert_msg(errno == 4242 || m->clobbers_errno,
+		      "%s changed errno to %d", m->name, errno);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+}
+
+START_TEST(errno_kept_with_report)
+{
+	errno_kept(_i);
+}
+END_TEST
+
+START_TEST(errno_kept_with_keep_lists)
+{
+	errno_kept(_i);
+}
+END_TEST
+
+START_TEST(errno_kept_in_audit_mode)
+{
+	errno_kept(_i);
+}
+END_TEST
+
 /* --- explicit requests --- */
 
 /* What the emulated old kernel does without the library. */
@@ -951,6 +991,7 @@ START_TEST(explicit_requests)
 
 	if (tl_oldkernel() && !tl_preloaded())
 		expect = m->old;
+	errno = 4242;
 	n = m->make(fds);
 	if (expect == FAILS_ENOSYS || expect == FAILS_EINVAL) {
 		ck_assert_msg(n == -1 && errno == (expect == FAILS_ENOSYS
@@ -960,6 +1001,7 @@ START_TEST(explicit_requests)
 		return;
 	}
 	ck_assert_msg(n > 0, "%s failed: %s", m->name, strerror(errno));
+	ck_assert_msg(errno == 4242, "%s changed errno to %d", m->name, errno);
 	for (i = 0; i < n; i++) {
 		ck_assert_msg(tl_cloexec(fds[i]) == (expect != IGNORED),
 			      "%s: fd %d close-on-exec %d", m->name, fds[i],
@@ -1240,6 +1282,12 @@ static Suite *entry_suite(void)
 
 	tl_add_loop(s, plain_calls, NPLAIN);
 	tl_add_loop(s, explicit_requests, NEXPLICIT);
+	tl_add_env(s, errno_kept_with_report, NPLAIN,
+		   "CLOEXEC_POLICY=report=on log=/dev/null");
+	tl_add_env(s, errno_kept_with_keep_lists, NPLAIN,
+		   "CLOEXEC_POLICY=keep=200-210 keep-path=/nonexistent/*");
+	tl_add_env(s, errno_kept_in_audit_mode, NPLAIN,
+		   "CLOEXEC_POLICY=mode=audit log=/dev/null");
 	tl_add(s, errors_match_libc);
 	tl_add(s, std_fds_stay_inheritable);
 	tl_add(s, dup2_semantics);

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,29 +348,109 @@ START_TEST(stale_listen_fds_are_ignored)
 }
 END_TEST
 
-/* An fd named in the arguments as /dev/fd/N is meant for the child. */
-START_TEST(dev_fd_arguments_reach_the_child)
+/*
+ * An fd named in the arguments as /dev/fd/N or /proc/self/fd/N is meant
+ * for the child: it reads the file through it.  The parent's fd stays
+ * close-on-exec, after a fork and exec as after a posix_spawn (which
+ * clears the flag in the parent for the spawn, and sets it back).
+ */
+static const char *const fd_forms[] = { "/dev/fd/", "/proc/self/fd/" };
+
+/*
+ * PROGRAM NAME's output (up to size - 1 bytes) and exit status, started
+ * by fork and exec or by posix_spawn.
+ */
+static int output_of(const char *prog, const char *arg, const char *name,
+		     bool spawn, char *out, size_t size)
 {
-	char name[32];
-	int fd, status;
+	char *argv[] = { (char *)prog, (char *)arg, (char *)name, NULL };
+	posix_spawn_file_actions_t fa;
+	extern char **environ;
+	int p[2], status;
+	size_t len = 0;
+	ssize_t n;
 	pid_t pid;
+
+	if (!arg) {
+		argv[1] = (char *)name;
+		argv[2] = NULL;
+	}
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	if (spawn) {
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+		ck_assert_int_eq(posix_spawnp(&pid, prog, &fa, NULL, argv,
+					      environ),
+				 0);
+		posix_spawn_file_actions_destroy(&fa);
+	} else {
+		pid = fork();
+		if (pid == 0) {
+			dup2(p[1], 1);
+			execvp(prog, argv);
+			_exit(127);
+		}
+	}
+	close(p[1]);
+	while (len < size - 1 &&
+	       (n = read(p[0], out + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	out[len] = '\0';
+	close(p[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* Does fdreport's output list fd? */
+static bool lists_fd(const char *report, int fd)
+{
+	char start[16];
+	const char *p;
+
+	snprintf(start, sizeof(start), "%d ", fd);
+	for (p = report; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, start, strlen(start)))
+			return true;
+	return false;
+}
+
+START_TEST(fd_named_in_arguments_reaches_the_child)
+{
+	const char *fdreport = getenv("FDREPORT");
+	char name[40], first[2], got[4096];
+	int fd, other, spawn;
 
 	if (skip())
 		return;
+	ck_assert_ptr_nonnull(fdreport);
 	fd = open("/etc/passwd", O_RDONLY);
-	ck_assert(tl_cloexec(fd));
-	snprintf(name, sizeof(name), "/dev/fd/%d", fd);
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
+	other = open("/etc/passwd", O_RDONLY);
+	ck_assert_int_eq(read(fd, first, 1), 1);
+	first[1] = '\0';
+	ck_assert(tl_cloexec(fd) && tl_cloexec(other));
+	snprintf(name, sizeof(name), "%s%d", fd_forms[_i], fd);
+	for (spawn = 0; spawn < 2; spawn++) {
+		const char *how = spawn ? "spawn" : "fork";
 
-		dup2(null, 1);
-		execlp("head", "head", "-c1", name, (char *)NULL);
-		_exit(127);
+		ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+		ck_assert_msg(output_of("head", "-c1", name, spawn, got,
+					sizeof(got)) == 0,
+			      "%s: head -c1 %s failed", how, name);
+		ck_assert_str_eq(got, first);
+		ck_assert_msg(tl_cloexec(fd),
+			      "%s %s: the parent's fd lost its flag", how,
+			      name);
+		/* The child gets the fd named, and not the other one. */
+		ck_assert_int_eq(output_of(fdreport, NULL, name, spawn, got,
+					   sizeof(got)),
+				 0);
+		ck_assert_msg(lists_fd(got, fd), "%s %s: fd %d not passed",
+			      how, name, fd);
+		ck_assert_msg(!lists_fd(got, other), "%s %s: fd %d passed",
+			      how, name, other);
 	}
-	waitpid(pid, &status, 0);
-	ck_assert(WIFEXITED(status));
-	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	close(fd);
+	close(other);
 }
 END_TEST
 
@@ -481,7 +562,7 @@ static Suite *policy_suite(void)
 	tl_add(s, scope_tree_by_default);
 	tl_add(s, listen_fds_reach_the_server);
 	tl_add(s, stale_listen_fds_are_ignored);
-	tl_add(s, dev_fd_arguments_reach_the_child);
+	tl_add_loop(s, fd_named_in_arguments_reaches_the_child, 2);
 	tl_add_env(s, audit_names_the_creating_call, 1,
 		   "CLOEXEC_POLICY=mode=audit log=" LOG);
 	tl_add_env(s, report_alongside_enforcement, 1,

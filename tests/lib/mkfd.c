@@ -3,22 +3,30 @@
  * mkfd: create fds by name and say what they got, for the shell tests of
  * the policy and the command.
  *
- *	mkfd [close:N]... CALL...
+ *	mkfd [-e] [close:N]... CALL...
  *
- * close:N closes fd N first (to see the std-fd rule).  For each CALL, one
+ * close:N closes fd N first (to see the std-fd rule); dup2:N is dup2 of
+ * a /dev/null onto N (dup2 alone: of fd 2 onto 50), dup2:self of one onto
+ * itself, which changes nothing and returns it.  For each CALL, one
  * line per fd it made: "CALL FD cloexec=0|1 nonblock=0|1".  Exit status 0,
- * or 1 if a call failed (with the error on stderr).
+ * or 1 if a call failed (with the error on stderr).  With -e, a call
+ * that succeeds and changes errno says so: "CALL changed errno to N".
  */
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+/* errno right after the last call, before anything else could set it. */
+static int call_errno;
 
 static void show(const char *call, int fd)
 {
@@ -54,6 +62,47 @@ static int pending_connection(void)
 	return l;
 }
 
+/* An fd received in an SCM_RIGHTS message (a copy of /dev/null). */
+static int received_fd(void)
+{
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} control;
+	char byte = 'x';
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = control.buf,
+			      .msg_controllen = sizeof(control.buf) };
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+	int sv[2], null = open("/dev/null", O_RDONLY | O_CLOEXEC), fd = -1;
+
+	if (null < 0 ||
+	    socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		perror("mkfd: socketpair");
+		exit(2);
+	}
+	sv[0] = high(sv[0]);
+	sv[1] = high(sv[1]);
+	memset(control.buf, 0, sizeof(control.buf));
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &null, sizeof(int));
+	if (sendmsg(sv[0], &msg, 0) != 1) {
+		perror("mkfd: sendmsg");
+		exit(2);
+	}
+	close(null);
+	msg.msg_controllen = sizeof(control.buf);
+	if (recvmsg(sv[1], &msg, 0) == 1 && (cmsg = CMSG_FIRSTHDR(&msg)) &&
+	    cmsg->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
+	close(sv[0]);
+	close(sv[1]);
+	return fd;
+}
+
 static int make(const char *call)
 {
 	int fd = -1, sv[2];
@@ -75,6 +124,12 @@ static int make(const char *call)
 		FILE *f = fopen("/dev/null", "r");
 
 		fd = f ? fileno(f) : -1;
+	} else if (!strcmp(call, "recvmsg")) {
+		fd = received_fd();
+	} else if (!strcmp(call, "tmpfile")) {
+		FILE *f = tmpfile();
+
+		fd = f ? fileno(f) : -1;
 	} else if (!strcmp(call, "pipe")) {
 		if (pipe(sv) == 0) {
 			show(call, sv[0]);
@@ -84,6 +139,16 @@ static int make(const char *call)
 		fd = dup(2);
 	} else if (!strcmp(call, "dup2")) {
 		fd = dup2(2, 50);
+	} else if (!strcmp(call, "dup2:self")) {
+		int null = open("/dev/null", O_WRONLY);
+
+		fd = null < 0 ? -1 : dup2(null, null);
+	} else if (!strncmp(call, "dup2:", 5)) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		fd = null < 0 ? -1 : dup2(null, atoi(call + 5));
+		if (null >= 0 && null != fd)
+			close(null);
 	} else if (!strcmp(call, "epoll_create")) {
 		fd = epoll_create(1);
 	} else if (!strcmp(call, "epoll_create1")) {
@@ -93,6 +158,7 @@ static int make(const char *call)
 		fprintf(stderr, "mkfd: unknown call %s\n", call);
 		exit(2);
 	}
+	call_errno = errno;
 	if (fd < 0) {
 		perror(call);
 		return 1;
@@ -103,13 +169,19 @@ static int make(const char *call)
 
 int main(int argc, char **argv)
 {
-	int i, failed = 0;
+	int i = 1, failed = 0, err;
+	bool check_errno = argc > 1 && !strcmp(argv[1], "-e");
 
-	for (i = 1; i < argc; i++) {
-		if (!strncmp(argv[i], "close:", 6))
+	for (i += check_errno; i < argc; i++) {
+		if (!strncmp(argv[i], "close:", 6)) {
 			close(atoi(argv[i] + 6));
-		else
-			failed |= make(argv[i]);
+			continue;
+		}
+		errno = 4242;
+		err = make(argv[i]);
+		if (check_errno && !err && call_errno != 4242)
+			printf("%s changed errno to %d\n", argv[i], call_errno);
+		failed |= err;
 	}
 	return failed;
 }

@@ -12,8 +12,11 @@
  *					  program is stopped (SIGTERM)
  *
  * Before the mode, -c makes the pipe with O_CLOEXEC (the program's own
- * flag, which nothing may clear), and -x, for write, execs the program in
- * place instead of forking (a process handing on to its next image).
+ * flag, which nothing may clear), -x, for write, execs the program in
+ * place instead of forking (a process handing on to its next image), and
+ * -2 makes a pipe and closes it first: the one that counts is then the
+ * process's second call, which the library makes on its fast path (the
+ * first one finds the policy and the kernel unknown yet).
  *
  * Bounded: 60 seconds, then SIGALRM ends it.
  */
@@ -65,7 +68,7 @@ int main(int argc, char **argv)
 {
 	char line[256];
 	int p[2], status;
-	bool own_flag = false, in_place = false;
+	bool own_flag = false, in_place = false, second = false;
 	size_t len = 0;
 	ssize_t n;
 	pid_t pid;
@@ -74,6 +77,13 @@ int main(int argc, char **argv)
 	for (; argc > 1 && argv[1][0] == '-'; argc--, argv++) {
 		own_flag |= !strcmp(argv[1], "-c");
 		in_place |= !strcmp(argv[1], "-x");
+		second |= !strcmp(argv[1], "-2");
+	}
+	if (second) {
+		if (pipe(p))
+			return 2;
+		close(p[0]);
+		close(p[1]);
 	}
 	if (argc < 3 || (own_flag ? pipe2(p, O_CLOEXEC) : pipe(p)))
 		return usage();

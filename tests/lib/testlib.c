@@ -84,7 +84,7 @@ static bool wanted(const char *name, const char *env)
 }
 
 /* LD_PRELOAD for the library that the variable lib_var names. */
-static void set_preload_of(const char *lib_var)
+void tl_set_preload_of(const char *lib_var)
 {
 	const char *lib = getenv(lib_var);
 	const char *san = getenv("CLOEXEC_SAN_LIB");
@@ -103,7 +103,7 @@ static void set_preload_of(const char *lib_var)
 void tl_set_preload(bool on)
 {
 	if (on)
-		set_preload_of("CLOEXEC_LIB");
+		tl_set_preload_of("CLOEXEC_LIB");
 	else
 		unsetenv("LD_PRELOAD");
 }
@@ -457,7 +457,7 @@ static int run_phase(char **argv, bool lock)
 	if (pid == 0) {
 		setenv("RACE_PHASE", lock ? "lock on" : "lock off", 1);
 		setenv(POLICY_TEST_NO_LOCK_ENV, "1", 1);
-		set_preload_of(lock ? "CLOEXEC_LIB" : "CLOEXEC_TEST_LIB");
+		tl_set_preload_of(lock ? "CLOEXEC_LIB" : "CLOEXEC_TEST_LIB");
 		execv("/proc/self/exe", argv);
 		_exit(99);
 	}

@@ -65,6 +65,12 @@ int tl_run(Suite *s);
 /* Set LD_PRELOAD for programs started from now on: the library, or none. */
 void tl_set_preload(bool on);
 
+/*
+ * The same, for the library the variable names: CLOEXEC_LIB, or the test
+ * build, CLOEXEC_TEST_LIB (with the sanitizer runtime first, if any).
+ */
+void tl_set_preload_of(const char *lib_var);
+
 /* The fd's close-on-exec and non-blocking flags. */
 bool tl_cloexec(int fd);
 bool tl_nonblock(int fd);

@@ -117,6 +117,11 @@ START_TEST(what_is_not_a_name)
 	char *argv2[] = { "x", "--count", fmt("%d", a), NULL };
 	char *argv3[] = { "x", fmt("--status-fd=%dx", a), NULL };
 	char *argv4[] = { "x", fmt("%d", a), NULL };
+	/* Near misses of openssl's fd:N, gpg's -&N and /dev/fd/N. */
+	char *argv5[] = { "openssl", "-pass", fmt("fd;%d", a), NULL };
+	char *argv6[] = { "openssl", "-pass", fmt("pass:fd:%d", a), NULL };
+	char *argv7[] = { "gpg", fmt("-%d", a), NULL };
+	char *argv8[] = { "cat", fmt("/dev/fdx/%d", a), NULL };
 	char *none[] = { NULL };
 	char *env1[] = { fmt("COUNT=%d", a), NULL };
 	char *env2[] = { fmt("HAPROXY_PIDS=%d", a), NULL };
@@ -126,6 +131,10 @@ START_TEST(what_is_not_a_name)
 	ck_assert_str_eq(chosen(argv2, none), "");
 	ck_assert_str_eq(chosen(argv3, none), "");
 	ck_assert_str_eq(chosen(argv4, none), "");
+	ck_assert_str_eq(chosen(argv5, none), "");
+	ck_assert_str_eq(chosen(argv6, none), "");
+	ck_assert_str_eq(chosen(argv7, none), "");
+	ck_assert_str_eq(chosen(argv8, none), "");
 	ck_assert_str_eq(chosen(none, env1), "");
 	ck_assert_str_eq(chosen(none, env2), "");
 	ck_assert_str_eq(chosen(none, env3), "");

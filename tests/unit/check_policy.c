@@ -76,10 +76,70 @@ START_TEST(class_lists)
 		parsed("classes=all,-accept,-pipe", &bad, &errs).classes,
 		FD_CLASS_ALL & ~BIT(FD_CLASS_ACCEPT) & ~BIT(FD_CLASS_PIPE));
 	ck_assert_uint_eq(parsed("classes=none", &bad, &errs).classes, 0);
+	/* Taking out a class that is not there changes nothing. */
+	ck_assert_uint_eq(parsed("classes=socket,-pipe", &bad, &errs).classes,
+			  BIT(FD_CLASS_SOCKET));
+	ck_assert_uint_eq(parsed("classes=-dup2", &bad, &errs).classes,
+			  FD_CLASS_DEFAULT);
+	ck_assert_uint_eq(parsed("classes=-pipe,-pipe", &bad, &errs).classes,
+			  FD_CLASS_DEFAULT & ~BIT(FD_CLASS_PIPE));
 	ck_assert_uint_eq(
 		parsed("classes=pipe classes=socket", &bad, &errs).classes,
 		BIT(FD_CLASS_SOCKET));
 	ck_assert_int_eq(bad, 0);
+}
+END_TEST
+
+/*
+ * Each class of libcloexec(7), named alone, is that class and no other,
+ * without a word: the names are spelt out here, as a user spells them.
+ */
+START_TEST(each_class_alone)
+{
+	static const struct {
+		const char *item;
+		enum fd_class cls;
+	} names[] = {
+		{ "classes=socket", FD_CLASS_SOCKET },
+		{ "classes=accept", FD_CLASS_ACCEPT },
+		{ "classes=pipe", FD_CLASS_PIPE },
+		{ "classes=file", FD_CLASS_FILE },
+		{ "classes=stdio", FD_CLASS_STDIO },
+		{ "classes=dup", FD_CLASS_DUP },
+		{ "classes=dup2", FD_CLASS_DUP2 },
+		{ "classes=event", FD_CLASS_EVENT },
+		{ "classes=pty", FD_CLASS_PTY },
+		{ "classes=message", FD_CLASS_MESSAGE },
+	};
+	struct diag errs;
+	unsigned all = 0;
+	size_t i;
+	int bad;
+
+	ck_assert_uint_eq(sizeof(names) / sizeof(names[0]), FD_CLASS_COUNT);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct policy p = parsed(names[i].item, &bad, &errs);
+
+		ck_assert_msg(bad == 0 && errs.len == 0, "%s refused",
+			      names[i].item);
+		ck_assert_msg(p.classes == BIT(names[i].cls),
+			      "%s gives classes %#x", names[i].item,
+			      p.classes);
+		all |= BIT(names[i].cls);
+	}
+	ck_assert_uint_eq(all, FD_CLASS_ALL);
+	/* Taken out of all, each is the one missing. */
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char item[32];
+		struct policy p;
+
+		snprintf(item, sizeof(item), "classes=all,-%s",
+			 names[i].item + 8);
+		p = parsed(item, &bad, &errs);
+		ck_assert_msg(bad == 0 && errs.len == 0, "%s refused", item);
+		ck_assert_msg(p.classes == (FD_CLASS_ALL & ~BIT(names[i].cls)),
+			      "%s gives classes %#x", item, p.classes);
+	}
 }
 END_TEST
 
@@ -478,6 +538,7 @@ int main(void)
 	tcase_add_test(tc, default_enforces_every_class);
 	tcase_add_test(tc, modes_and_later_items_win);
 	tcase_add_test(tc, class_lists);
+	tcase_add_test(tc, each_class_alone);
 	tcase_add_test(tc, each_bad_token_is_named_once_and_the_rest_applies);
 	tcase_add_test(tc, huge_input_is_refused_not_overflowed);
 	tcase_add_test(tc, many_bad_tokens_are_cut_at_a_line);
