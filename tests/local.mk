@@ -203,6 +203,7 @@ SHELL_TESTS = \
 	tests/cmd/keeplog.test \
 	tests/cmd/auditfd.test \
 	tests/cmd/output.test \
+	tests/cmd/records.test \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
 	tests/cmd/servers.test \

@@ -105,7 +105,9 @@ static void describe(const char *line, char *what, size_t size)
 		snprintf(what + n, size > n ? size - n : 0, ", made by %s()",
 			 call);
 	n = strlen(what);
-	if (field(line, "reason", reason, sizeof(reason)))
+	/* "inherited at start" says it already. */
+	if (strcmp(call, "inherited") &&
+	    field(line, "reason", reason, sizeof(reason)))
 		snprintf(what + n, size > n ? size - n : 0, ": %s", reason);
 }
 

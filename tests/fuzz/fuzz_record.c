@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libFuzzer target: the audit line writer (report_format).  The input
- * is one flag byte, then the string fields separated by NUL bytes (a
- * field past the last is NULL).  Each line must be one line, at most
+ * is one flag byte, then the string fields separated by NUL bytes, in
+ * the order of names[] (a field past the last is NULL).  Each line must be one line, at most
  * REPORT_LINE_MAX bytes, strict JSON (checked here by a parser of its
  * own, UTF-8 included), and give back every value: whole, or, where the
  * line says "truncated":true, a prefix cut at a character.
@@ -18,12 +18,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-enum { NFIELDS = 14 };
+enum { NFIELDS = 17 };
 static const char *const names[NFIELDS] = {
 	"program",  "exec",	     "argv0",	      "kind",
 	"target",   "family",	     "socktype",      "local",
 	"peer",	    "created_by",    "caller",	      "caller_symbol",
-	"caller_object", "caller_offset",
+	"caller_object", "caller_offset", "time", "why", "reason",
 };
 
 struct parser {
@@ -164,7 +164,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		at += strlen(copy + at) + 1;
 	}
 	r.pid = (long long)size * 977;
+	r.ppid = -(long long)size;
+	r.uid = (long long)flags << 24;
 	r.fd = -(long long)flags;
+	r.time = field[14];
+	r.why = field[15];
+	r.reason = field[16];
 	r.program = field[0];
 	r.exec = field[1];
 	r.argv0 = field[2];
