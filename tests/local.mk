@@ -204,6 +204,7 @@ SHELL_TESTS = \
 	tests/cmd/auditfd.test \
 	tests/cmd/output.test \
 	tests/cmd/records.test \
+	tests/cmd/baseline.test \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
 	tests/cmd/servers.test \

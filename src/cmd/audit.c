@@ -6,7 +6,9 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -58,7 +60,9 @@ static bool field(const char *line, const char *name, char *buf, size_t size)
 struct group {
 	char *who;  /* "PROGRAM started EXEC (ARGV0)" */
 	char *what; /* the fd, described */
+	char *rule; /* the baseline line that accepts it (--write-baseline) */
 	bool deliberate;
+	bool accepted; /* a leak that the baseline accepts */
 	bool harmless; /* /dev/null: anyone may open it, it holds nothing */
 	int count;
 };
@@ -111,11 +115,149 @@ static void describe(const char *line, char *what, size_t size)
 		snprintf(what + n, size > n ? size - n : 0, ": %s", reason);
 }
 
+/*
+ * The baseline (doc/audit.md): leaks a team has accepted, one a line,
+ *
+ *	leak program=/usr/bin/mawk call=open caller=/usr/bin/mawk+0x1b234
+ *	leak program=/usr/sbin/nginx kind=socket target=socket:\[*\]
+ *
+ * each KEY=PATTERN an fnmatch(3) pattern that the record's value must
+ * match, all of them; a blank, a tab or a backslash in a pattern is
+ * written with a backslash, as fnmatch reads it.
+ */
+enum rule_key {
+	KEY_PROGRAM,
+	KEY_EXEC,
+	KEY_CALL,
+	KEY_CALLER,
+	KEY_KIND,
+	KEY_TARGET,
+	KEY_FD,
+	NKEYS
+};
+
+static const char *const key_names[NKEYS] = {
+	"program", "exec", "call", "caller", "kind", "target", "fd",
+};
+
+struct rule {
+	char *pattern[NKEYS]; /* NULL: any value */
+};
+
+/*
+ * A record's value for each key.  The caller is the symbol where there is
+ * one (main+0x42), else the object and the offset (/usr/bin/mawk+0x1b234),
+ * which stay the same from run to run, unlike the address.
+ */
+static void rule_values(const char *line, char values[NKEYS][768])
+{
+	char symbol[256], object[512], offset[32];
+
+	if (!field(line, "program", values[KEY_PROGRAM], 768))
+		values[KEY_PROGRAM][0] = '\0';
+	if (!field(line, "exec", values[KEY_EXEC], 768))
+		values[KEY_EXEC][0] = '\0';
+	if (!field(line, "created_by", values[KEY_CALL], 768))
+		values[KEY_CALL][0] = '\0';
+	if (!field(line, "kind", values[KEY_KIND], 768))
+		values[KEY_KIND][0] = '\0';
+	if (!field(line, "target", values[KEY_TARGET], 768))
+		values[KEY_TARGET][0] = '\0';
+	if (!field(line, "fd", values[KEY_FD], 768))
+		values[KEY_FD][0] = '\0';
+	values[KEY_CALLER][0] = '\0';
+	if (field(line, "caller_symbol", symbol, sizeof(symbol)))
+		snprintf(values[KEY_CALLER], 768, "%s", symbol);
+	else if (field(line, "caller_object", object, sizeof(object)) &&
+		 field(line, "caller_offset", offset, sizeof(offset)))
+		snprintf(values[KEY_CALLER], 768, "%s+%s", object, offset);
+}
+
+static bool rule_matches(const struct rule *r, char values[NKEYS][768])
+{
+	int k;
+
+	for (k = 0; k < NKEYS; k++)
+		if (r->pattern[k] && fnmatch(r->pattern[k], values[k], 0))
+			return false;
+	return true;
+}
+
+/* s with the characters fnmatch and the baseline's syntax read escaped. */
+static void put_escaped(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("*?[]\\ \t", *s))
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+/* ", socket:[12345]" -> "socket:\[*\]": the inode differs every run. */
+static void put_target(FILE *out, const char *target)
+{
+	const char *open = strchr(target, '[');
+	size_t n = open ? strspn(open + 1, "0123456789") : 0;
+
+	if (target[0] == '/' || !open || !n || strcmp(open + 1 + n, "]")) {
+		put_escaped(out, target);
+		return;
+	}
+	for (; target < open; target++)
+		put_escaped(out, (char[2]){ *target, 0 });
+	fputs("\\[*\\]", out);
+}
+
+/*
+ * The baseline line that accepts this leak: by the call and its caller
+ * where the library saw the fd made, else by the kind and the target.
+ */
+static char *rule_for(const char *line)
+{
+	char values[NKEYS][768], symbol[256];
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	char *plus;
+
+	if (!out)
+		abort();
+	rule_values(line, values);
+	fputs("leak program=", out);
+	put_escaped(out, values[KEY_PROGRAM]);
+	if (values[KEY_CALL][0] && values[KEY_CALLER][0] &&
+	    strcmp(values[KEY_CALL], "inherited")) {
+		fputs(" call=", out);
+		put_escaped(out, values[KEY_CALL]);
+		fputs(" caller=", out);
+		/* main+0x42: the function, at any offset (another build). */
+		if (field(line, "caller_symbol", symbol, sizeof(symbol)) &&
+		    (plus = strrchr(symbol, '+'))) {
+			*plus = '\0';
+			put_escaped(out, symbol);
+			fputs("+*", out);
+		} else {
+			put_escaped(out, values[KEY_CALLER]);
+		}
+	} else {
+		fputs(" kind=", out);
+		put_escaped(out, values[KEY_KIND]);
+		fputs(" target=", out);
+		put_target(out, values[KEY_TARGET]);
+	}
+	if (fclose(out))
+		abort();
+	return text;
+}
+
 /* The groups of every log read so far. */
 struct audit {
 	struct group *groups;
 	size_t ngroups;
-	int leaks, kept, harmless;
+	struct rule *rules; /* the baseline's */
+	size_t nrules;
+	FILE *write_baseline; /* --write-baseline: where its lines go */
+	int leaks, kept, harmless, accepted;
 	int lost; /* lines the programs said they could not write */
 	char *lost_said[3]; /* the first few of those notices, described */
 };
@@ -160,6 +302,115 @@ static void read_lost(struct audit *a, const char *line)
 	snprintf(said, sizeof(said), "%ld by %s (pid %s) starting %s: %s",
 		 count, program, pid, exec, reason);
 	a->lost_said[i] = strdup(said);
+}
+
+/* A leak: whether the baseline accepts it, and the line that would. */
+static void leak_group(struct audit *a, struct group *g, const char *line)
+{
+	char values[NKEYS][768];
+	size_t i;
+
+	rule_values(line, values);
+	for (i = 0; i < a->nrules && !g->accepted; i++)
+		g->accepted = rule_matches(&a->rules[i], values);
+	if (a->write_baseline)
+		g->rule = rule_for(line);
+}
+
+/* One baseline line into r; false, with *why, if it is not one. */
+static bool parse_rule(char *text, struct rule *r, const char **why)
+{
+	char *p = text, *word, *eq;
+	int k;
+
+	memset(r, 0, sizeof(*r));
+	p += strspn(p, " \t");
+	if (strncmp(p, "leak", 4) || (p[4] != ' ' && p[4] != '\t')) {
+		*why = "a line starts with \"leak\"";
+		return false;
+	}
+	p += 4;
+	for (;;) {
+		p += strspn(p, " \t");
+		if (!*p)
+			break;
+		/* A word ends at a blank that no backslash escapes. */
+		word = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p += *p == '\\' && p[1] ? 2 : 1;
+		if (*p)
+			*p++ = '\0';
+		eq = strchr(word, '=');
+		if (!eq || eq == word || !eq[1]) {
+			*why = "KEY=PATTERN expected";
+			return false;
+		}
+		*eq = '\0';
+		for (k = 0; k < NKEYS && strcmp(word, key_names[k]); k++)
+			;
+		if (k == NKEYS) {
+			*why = "unknown key (program, exec, call, caller, "
+			       "kind, target, fd)";
+			return false;
+		}
+		r->pattern[k] = strdup(eq + 1);
+		if (!r->pattern[k])
+			abort();
+	}
+	for (k = 0; k < NKEYS && !r->pattern[k]; k++)
+		;
+	if (k == NKEYS) {
+		*why = "a rule names at least one KEY=PATTERN";
+		return false;
+	}
+	return true;
+}
+
+int audit_use_baseline(struct audit *a, const char *path)
+{
+	FILE *in = fopen(path, "re");
+	char line[4096];
+	const char *why;
+	int n = 0;
+
+	if (!in) {
+		fprintf(stderr, "cloexec: --baseline: '%s': %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), in)) {
+		size_t len = strlen(line);
+		char *p = line + strspn(line, " \t");
+
+		n++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (!*p || *p == '#')
+			continue;
+		a->rules = realloc(a->rules, (a->nrules + 1) * sizeof(*a->rules));
+		if (!a->rules)
+			abort();
+		if (!parse_rule(p, &a->rules[a->nrules], &why)) {
+			fprintf(stderr, "cloexec: --baseline: %s:%d: %s\n",
+				path, n, why);
+			fclose(in);
+			return -1;
+		}
+		a->nrules++;
+	}
+	if (ferror(in)) {
+		fprintf(stderr, "cloexec: --baseline: cannot read '%s'\n",
+			path);
+		fclose(in);
+		return -1;
+	}
+	fclose(in);
+	return 0;
+}
+
+void audit_write_baseline(struct audit *a, FILE *out)
+{
+	a->write_baseline = out;
 }
 
 struct audit *audit_new(void)
@@ -217,12 +468,18 @@ void audit_read(struct audit *a, FILE *in)
 					    sizeof(target)) &&
 				      !strcmp(target, "/dev/null");
 			g->count = 0;
+			g->rule = NULL;
+			g->accepted = false;
+			if (!g->deliberate && !g->harmless)
+				leak_group(a, g, line);
 		}
 		g->count++;
 		if (g->deliberate)
 			a->kept++;
 		else if (g->harmless)
 			a->harmless++;
+		else if (g->accepted)
+			a->accepted++;
 		else
 			a->leaks++;
 	}
@@ -248,6 +505,35 @@ static void print_lost(struct audit *a, FILE *out)
 }
 
 /*
+ * --write-baseline: a line for each leak, accepted or not (so that a
+ * baseline written again keeps what it had), each once.
+ */
+static void write_rules(struct audit *a)
+{
+	FILE *out = a->write_baseline;
+	size_t i, j;
+
+	fputs("# cloexec baseline: accepted leaks, one a line "
+	      "(doc/audit.md).\n"
+	      "# leak KEY=PATTERN...: program, exec, call, caller, kind, "
+	      "target, fd;\n"
+	      "# each an fnmatch(3) pattern, all to match.\n",
+	      out);
+	for (i = 0; i < a->ngroups; i++) {
+		const char *rule = a->groups[i].rule;
+
+		if (!rule)
+			continue;
+		for (j = 0; j < i; j++)
+			if (a->groups[j].rule &&
+			    !strcmp(a->groups[j].rule, rule))
+				break;
+		if (j == i)
+			fprintf(out, "%s\n", rule);
+	}
+}
+
+/*
  * The groups, by the program that handed them on: by default only the
  * leaks, which are what a reader has to act on; verbose, all of them.
  */
@@ -262,8 +548,11 @@ int audit_print(struct audit *a, FILE *out, bool verbose,
 		c->leaks = a->leaks;
 		c->kept = a->kept;
 		c->harmless = a->harmless;
+		c->accepted = a->accepted;
 		c->lost = a->lost;
 	}
+	if (a->write_baseline)
+		write_rules(a);
 	if (a->lost)
 		print_lost(a, out);
 	for (i = 0; i < ngroups; i++) {
@@ -276,16 +565,19 @@ int audit_print(struct audit *a, FILE *out, bool verbose,
 
 			if (!g->who || strcmp(g->who, groups[i].who))
 				continue;
-			if (verbose || (!g->deliberate && !g->harmless)) {
+			if (verbose ||
+			    (!g->deliberate && !g->harmless && !g->accepted)) {
 				if (!shown)
 					fprintf(out, "  %s:\n", groups[i].who);
 				shown = true;
 				fprintf(out, "    %dx %s %s\n", g->count,
 					g->deliberate ? "on purpose"
 					: g->harmless ? "harmless  "
+					: g->accepted ? "accepted  "
 						      : "LEAKED    ",
 					g->what);
 			}
+			free(g->rule);
 			if (j != i) {
 				free(g->who);
 				g->who = NULL;
@@ -296,6 +588,10 @@ int audit_print(struct audit *a, FILE *out, bool verbose,
 		groups[i].who = NULL;
 	}
 	free(groups);
+	for (i = 0; i < a->nrules; i++)
+		for (j = 0; j < NKEYS; j++)
+			free(a->rules[i].pattern[j]);
+	free(a->rules);
 	free(a);
 	return leaks;
 }
@@ -309,7 +605,7 @@ void audit_counts_text(const struct audit_counts *c, bool verbose,
 	if (c->leaks)
 		snprintf(leaked, leaked_size, "%d inherited fd%s leaked",
 			 c->leaks, c->leaks == 1 ? "" : "s");
-	else if (c->kept || c->harmless)
+	else if (c->kept || c->harmless || c->accepted)
 		snprintf(leaked, leaked_size, "no fd leaked");
 	else
 		snprintf(leaked, leaked_size,
@@ -322,7 +618,12 @@ void audit_counts_text(const struct audit_counts *c, bool verbose,
 	if (c->harmless && n < rest_size)
 		n += (size_t)snprintf(rest + n, rest_size - n,
 				      ", %d harmless (/dev/null)", c->harmless);
-	if (!verbose && (c->kept || c->harmless) && n < rest_size)
+	if (c->accepted && n < rest_size)
+		n += (size_t)snprintf(rest + n, rest_size - n,
+				      ", %d accepted by the baseline",
+				      c->accepted);
+	if (!verbose && (c->kept || c->harmless || c->accepted) &&
+	    n < rest_size)
 		snprintf(rest + n, rest_size - n, " (-v lists them)");
 }
 
@@ -345,21 +646,20 @@ int audit_summary_stream(FILE *in, FILE *out)
  * The log that cloexec opened, from its start (fd, for reading, is
  * closed); the lines lost in *lost.
  */
-int audit_summary_fd(int fd, FILE *out, bool verbose,
+int audit_summary_fd(struct audit *a, int fd, FILE *out, bool verbose,
 		     struct audit_counts *c)
 {
 	FILE *in = NULL;
-	struct audit *a;
 
 	if (lseek(fd, 0, SEEK_SET) == 0)
 		in = fdopen(fd, "r");
 	if (!in) {
 		close(fd);
 		fprintf(out, "cloexec: cannot read the audit log back\n");
-		*c = (struct audit_counts){ .lost = 1 };
+		audit_print(a, out, verbose, c);
+		c->lost++;
 		return 0;
 	}
-	a = audit_new();
 	audit_read(a, in);
 	if (ferror(in))
 		fprintf(out, "cloexec: cannot read all of the audit log\n");

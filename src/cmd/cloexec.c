@@ -79,8 +79,13 @@ static const char usage_text[] =
 	"                         the fds passed on purpose too, not only leaks\n"
 	"      --log=FILE         with --audit or --check, keep the audit lines\n"
 	"                         (JSON, one a line) in FILE, emptied first\n"
+	"      --baseline=FILE    the leaks FILE lists are accepted: --check\n"
+	"                         fails only on others (doc/audit.md)\n"
+	"      --write-baseline=FILE  write the leaks found to FILE, as a\n"
+	"                         baseline that accepts them all\n"
 	"\n"
-	"       cloexec [--check [--leak-status=N]] --summarize FILE...\n"
+	"       cloexec [--check [--leak-status=N]] [--baseline=FILE]\n"
+	"               [--write-baseline=FILE] --summarize FILE...\n"
 	"Print the summary of logs kept with --log, of one run or several\n"
 	"together ('-': standard input); with --check, exit 120 (or N) if\n"
 	"anything leaked.\n"
@@ -127,6 +132,8 @@ static const struct option long_options[] = {
 	{ "leak-status", required_argument, NULL, 'E' },
 	{ "log", required_argument, NULL, 'G' },
 	{ "summarize", no_argument, NULL, 'Z' },
+	{ "baseline", required_argument, NULL, 'B' },
+	{ "write-baseline", required_argument, NULL, 'W' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "scan", no_argument, NULL, 's' },
@@ -464,6 +471,33 @@ static int drain_socket(const struct audit_run *run)
 /* -v: the summary lists every fd inherited, not only the leaks. */
 static bool verbose;
 
+/* --baseline FILE and --write-baseline FILE, for every summary. */
+static const char *baseline, *write_baseline;
+static FILE *baseline_out;
+
+/* A summary's audit, with the baseline to use and to write. */
+static struct audit *new_audit(void)
+{
+	struct audit *a = audit_new();
+
+	if (baseline && audit_use_baseline(a, baseline))
+		exit(EXIT_CANCELED);
+	if (baseline_out)
+		audit_write_baseline(a, baseline_out);
+	return a;
+}
+
+/* The baseline written whole, or cloexec's own error. */
+static void close_baseline(void)
+{
+	if (baseline_out && fclose(baseline_out)) {
+		fprintf(stderr, "cloexec: --write-baseline: '%s': %s\n",
+			write_baseline, strerror(errno));
+		exit(EXIT_CANCELED);
+	}
+	baseline_out = NULL;
+}
+
 /*
  * The summary's one line: what leaked, what else was passed on, with
  * --check the verdict, and tail (how the program ended, or how many logs
@@ -664,7 +698,8 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 		fprintf(stderr, "cloexec: audit: INCOMPLETE, %d line%s could "
 				"not be added to the log\n",
 			lost, lost == 1 ? "" : "s");
-	audit_summary_fd(run->rfd, stderr, verbose, &counts);
+	audit_summary_fd(new_audit(), run->rfd, stderr, verbose, &counts);
+	close_baseline();
 	counts.lost += lost;
 	how_it_ended(argv[0], status, tail, sizeof(tail));
 	verdict = say_end(stderr, &counts, check, leak_status, tail);
@@ -679,7 +714,7 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
  */
 static int summarize_logs(char **files, bool check, int leak_status)
 {
-	struct audit *a = audit_new();
+	struct audit *a = new_audit();
 	struct audit_counts counts;
 	char tail[32];
 	int n = 0;
@@ -705,6 +740,7 @@ static int summarize_logs(char **files, bool check, int leak_status)
 			fclose(in);
 	}
 	audit_print(a, stdout, verbose, &counts);
+	close_baseline();
 	snprintf(tail, sizeof(tail), " in %d log%s", n, n == 1 ? "" : "s");
 	return say_end(stdout, &counts, check, leak_status, tail);
 }
@@ -768,6 +804,12 @@ int main(int argc, char **argv)
 		case 'Z':
 			summarize = true;
 			break;
+		case 'B':
+			baseline = optarg;
+			break;
+		case 'W':
+			write_baseline = optarg;
+			break;
 		case 'v':
 			verbose = true;
 			break;
@@ -830,6 +872,15 @@ int main(int argc, char **argv)
 		die("--json and --fail-on go with --scan", NULL);
 	if (leak_status >= 0 && audit != AUDIT_CHECK)
 		die("--leak-status goes with --check", NULL);
+	if ((baseline || write_baseline) && !audit && !summarize)
+		die("--baseline and --write-baseline go with --audit, --check "
+		    "or --summarize",
+		    NULL);
+	if (write_baseline) {
+		baseline_out = fopen(write_baseline, "we");
+		if (!baseline_out)
+			die("--write-baseline: cannot write", write_baseline);
+	}
 	if (summarize)
 		return summarize_logs(argv + optind, audit == AUDIT_CHECK,
 				      leak_status >= 0 ? leak_status
