@@ -205,6 +205,7 @@ SHELL_TESTS = \
 	tests/cmd/output.test \
 	tests/cmd/records.test \
 	tests/cmd/baseline.test \
+	tests/cmd/people.test \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
 	tests/cmd/servers.test \

@@ -6,14 +6,17 @@
  */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "audit.h"
@@ -57,27 +60,225 @@ static bool field(const char *line, const char *name, char *buf, size_t size)
 	return true;
 }
 
+bool audit_resolve;
+
+/*
+ * A C++ name as people read it: libstdc++'s __cxa_demangle, found at run
+ * time, so that neither the library nor cloexec links libstdc++ (a C
+ * program's audit needs no C++ runtime).  name+0x42 keeps its offset.
+ * Into buf; the name as it is where it is not a C++ one.
+ */
+static const char *demangle(const char *symbol, char *buf, size_t size)
+{
+	typedef char *demangle_fn(const char *, char *, size_t *, int *);
+	static demangle_fn *fn;
+	static bool tried;
+	const char *plus = strrchr(symbol, '+');
+	size_t n = plus ? (size_t)(plus - symbol) : strlen(symbol);
+	char name[256];
+	char *out;
+	int status = -1;
+
+	if (strncmp(symbol, "_Z", 2) || n >= sizeof(name))
+		return symbol;
+	if (!tried) {
+		void *lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+
+		tried = true;
+		if (lib)
+			fn = (demangle_fn *)dlsym(lib, "__cxa_demangle");
+	}
+	if (!fn)
+		return symbol;
+	memcpy(name, symbol, n);
+	name[n] = '\0';
+	out = fn(name, NULL, NULL, &status);
+	if (!out || status)
+		return symbol;
+	snprintf(buf, size, "%s%s", out, plus ? plus : "");
+	free(out);
+	return buf;
+}
+
+/* addr2line's answers, once per object and offset. */
+struct resolved {
+	char *key, *text;
+	struct resolved *next;
+};
+
+/*
+ * OBJECT+OFFSET as FILE:LINE, by addr2line (binutils), where the object
+ * has debug info; else how to get there, in a few words.  Run without
+ * the library and the audit's variables: it is not part of the audit.
+ */
+static const char *resolve(const char *object, const char *offset)
+{
+	static struct resolved *cache;
+	static int have_addr2line = -1;
+	extern char **environ;
+	char key[600], text[700], out[512] = "";
+	char *argv[] = { "addr2line", "-e", (char *)object, (char *)offset,
+			 NULL };
+	char **env;
+	struct resolved *r;
+	posix_spawn_file_actions_t fa;
+	size_t n = 0, i;
+	int pipefd[2], status;
+	ssize_t got;
+	pid_t pid;
+
+	snprintf(key, sizeof(key), "%s+%s", object, offset);
+	for (r = cache; r; r = r->next)
+		if (!strcmp(r->key, key))
+			return r->text;
+	for (env = environ; *env; env++)
+		n++;
+	env = calloc(n + 1, sizeof(*env));
+	if (!env)
+		abort();
+	for (i = n = 0; environ[i]; i++)
+		if (strncmp(environ[i], "LD_PRELOAD=", 11) &&
+		    strncmp(environ[i], "CLOEXEC_", 8))
+			env[n++] = environ[i];
+	if (have_addr2line && pipe2(pipefd, O_CLOEXEC) == 0) {
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY,
+						 0);
+		if (posix_spawnp(&pid, "addr2line", &fa, NULL, argv, env)) {
+			have_addr2line = 0;
+			pid = -1;
+		}
+		posix_spawn_file_actions_destroy(&fa);
+		close(pipefd[1]);
+		n = 0;
+		while (pid > 0 && n + 1 < sizeof(out) &&
+		       (got = read(pipefd[0], out + n, sizeof(out) - 1 - n)) >
+			       0)
+			n += (size_t)got;
+		out[n] = '\0';
+		close(pipefd[0]);
+		if (pid > 0 && waitpid(pid, &status, 0) == pid &&
+		    WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			have_addr2line = 0;
+		else if (pid > 0)
+			have_addr2line = 1;
+	}
+	free(env);
+	out[strcspn(out, "\n")] = '\0';
+	/* " (discriminator 2)" says nothing to a reader. */
+	out[strcspn(out, " ")] = '\0';
+	if (out[0] && strncmp(out, "??", 2) && !strstr(out, ":0") &&
+	    !strstr(out, ":?"))
+		snprintf(text, sizeof(text), "%s (%s+%s)", out, object,
+			 offset);
+	else if (have_addr2line)
+		snprintf(text, sizeof(text),
+			 "%s+%s (no debug info: install its -dbgsym package "
+			 "or build it with -g, then addr2line -e %s %s)",
+			 object, offset, object, offset);
+	else
+		snprintf(text, sizeof(text),
+			 "%s+%s (for file:line, install binutils and run "
+			 "addr2line -e %s %s)",
+			 object, offset, object, offset);
+	r = malloc(sizeof(*r));
+	if (!r || !(r->key = strdup(key)) || !(r->text = strdup(text)))
+		abort();
+	r->next = cache;
+	cache = r;
+	return r->text;
+}
+
+/*
+ * The "argv" array of a line as a person reads a command line, each
+ * word quoted where it has to be, cut to about max bytes with "...".
+ */
+static void argv_text(const char *line, char *buf, size_t size, size_t max)
+{
+	const char *p = strstr(line, "\"argv\":[");
+	char word[512];
+	size_t n = 0, w;
+
+	buf[0] = '\0';
+	if (!p)
+		return;
+	for (p += 8; *p == '"';) {
+		bool quote;
+
+		for (w = 0, p++; *p && *p != '"'; p++) {
+			char c = *p;
+
+			if (*p == '\\' && p[1] == 'u' && strlen(p) >= 6) {
+				c = (char)strtol((char[3]){ p[4], p[5], 0 },
+						 NULL, 16);
+				p += 5;
+			} else if (*p == '\\' && p[1]) {
+				c = *++p;
+			}
+			if (w + 1 < sizeof(word))
+				word[w++] = c;
+		}
+		word[w] = '\0';
+		if (*p == '"')
+			p++;
+		if (*p == ',')
+			p++;
+		quote = !w || word[strspn(word, "abcdefghijklmnopqrstuvwxyz"
+						"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						"0123456789_-./=:,+@%")];
+		n += (size_t)snprintf(buf + n, size > n ? size - n : 0,
+				      "%s%s%s%s", n ? " " : "",
+				      quote ? "\"" : "", word,
+				      quote ? "\"" : "");
+		if (n >= size)
+			break;
+	}
+	if (strlen(buf) > max)
+		strcpy(buf + max - 3, "...");
+}
+
 struct group {
 	char *who;  /* "PROGRAM started EXEC (ARGV0)" */
 	char *what; /* the fd, described */
 	char *rule; /* the baseline line that accepts it (--write-baseline) */
+	char *argv; /* the first command line, as people read it */
+	bool other_argv; /* and others were seen */
+	char **inodes; /* the distinct inodes of its target, if any */
+	size_t ninodes;
 	bool deliberate;
 	bool accepted; /* a leak that the baseline accepts */
 	bool harmless; /* /dev/null: anyone may open it, it holds nothing */
 	int count;
 };
 
-static void describe(const char *line, char *what, size_t size)
+/* Where the inode was, in a group's description. */
+#define INODE_MARK "\001"
+
+static void describe(const char *line, char *what, size_t size, char *inode)
 {
 	char fd[16] = "?", kind[32] = "", target[512] = "", call[64] = "";
 	char family[16] = "", socktype[16] = "", local[160] = "";
 	char peer[160] = "", symbol[256] = "", object[512] = "";
-	char offset[32] = "", reason[128] = "";
+	char offset[32] = "", reason[128] = "", plain[1024];
+	char *open;
 	size_t n;
 
 	field(line, "fd", fd, sizeof(fd));
 	field(line, "kind", kind, sizeof(kind));
 	field(line, "target", target, sizeof(target));
+	/*
+	 * socket:[123] and pipe:[123]: the inode goes to *inode, and a mark
+	 * in its place, so that the rows that differ only by it are one.
+	 */
+	inode[0] = '\0';
+	open = strchr(target, '[');
+	if (target[0] != '/' && open && open[1] &&
+	    open[1 + strspn(open + 1, "0123456789")] == ']') {
+		snprintf(inode, 32, "%.*s", (int)strspn(open + 1, "0123456789"),
+			 open + 1);
+		strcpy(open + 1, INODE_MARK "]");
+	}
 	n = (size_t)snprintf(what, size, "fd %s, %s %s", fd, kind, target);
 	if (field(line, "family", family, sizeof(family))) {
 		field(line, "socktype", socktype, sizeof(socktype));
@@ -100,7 +301,14 @@ static void describe(const char *line, char *what, size_t size)
 	else if (field(line, "caller_symbol", symbol, sizeof(symbol)) &&
 		 field(line, "caller_object", object, sizeof(object)))
 		snprintf(what + n, size > n ? size - n : 0,
-			 ", made by %s() in %s (%s)", call, symbol, object);
+			 ", made by %s() in %s (%s)", call,
+			 demangle(symbol, plain, sizeof(plain)), object);
+	else if (field(line, "caller_object", object, sizeof(object)) &&
+		 field(line, "caller_offset", offset, sizeof(offset)) &&
+		 audit_resolve)
+		snprintf(what + n, size > n ? size - n : 0,
+			 ", made by %s() at %s", call,
+			 resolve(object, offset));
 	else if (field(line, "caller_object", object, sizeof(object)) &&
 		 field(line, "caller_offset", offset, sizeof(offset)))
 		snprintf(what + n, size > n ? size - n : 0,
@@ -304,6 +512,46 @@ static void read_lost(struct audit *a, const char *line)
 	a->lost_said[i] = strdup(said);
 }
 
+/* One more inode of a group's target, if it is a new one. */
+static void add_inode(struct group *g, const char *inode)
+{
+	size_t i;
+
+	if (!inode[0])
+		return;
+	for (i = 0; i < g->ninodes; i++)
+		if (!strcmp(g->inodes[i], inode))
+			return;
+	g->inodes = realloc(g->inodes, (g->ninodes + 1) * sizeof(char *));
+	if (!g->inodes || !(g->inodes[g->ninodes] = strdup(inode)))
+		abort();
+	g->ninodes++;
+}
+
+/*
+ * A group's description with its inode back in place: the one, or "*"
+ * and how many where rows that differ only by it were merged.
+ */
+static void print_what(FILE *out, const struct group *g)
+{
+	const char *mark = strstr(g->what, INODE_MARK);
+	size_t i;
+
+	if (!mark) {
+		fprintf(out, "%s\n", g->what);
+		return;
+	}
+	/* The mark is followed by the target's "]". */
+	fprintf(out, "%.*s%s]", (int)(mark - g->what), g->what,
+		g->ninodes == 1 ? g->inodes[0] : "*");
+	if (g->ninodes > 1)
+		fprintf(out, " (%zu of them)", g->ninodes);
+	fprintf(out, "%s\n", mark + 2);
+	for (i = 0; i < g->ninodes; i++)
+		free(g->inodes[i]);
+	free(g->inodes);
+}
+
 /* A leak: whether the baseline accepts it, and the line that would. */
 static void leak_group(struct audit *a, struct group *g, const char *line)
 {
@@ -426,7 +674,7 @@ void audit_read(struct audit *a, FILE *in)
 {
 	/* A line is at most REPORT_LINE_MAX (4096) bytes: room to spare. */
 	char line[8192], who[1536], what[1536], program[512], exec[512];
-	char argv0[256], deliberate[8], target[512];
+	char argv0[256], deliberate[8], target[512], args[512], inode[32];
 	size_t i;
 
 	while (fgets(line, sizeof(line), in)) {
@@ -444,9 +692,15 @@ void audit_read(struct audit *a, FILE *in)
 			strcpy(exec, "?");
 		if (!field(line, "argv0", argv0, sizeof(argv0)))
 			strcpy(argv0, "?");
-		snprintf(who, sizeof(who), "%s started %s (%s)", program, exec,
-			 argv0);
-		describe(line, what, sizeof(what));
+		/* The command line is shown, but is no part of the key. */
+		argv_text(line, args, sizeof(args), 72);
+		if (args[0])
+			snprintf(who, sizeof(who), "%s started %s", program,
+				 exec);
+		else
+			snprintf(who, sizeof(who), "%s started %s (%s)",
+				 program, exec, argv0);
+		describe(line, what, sizeof(what), inode);
 		field(line, "deliberate", deliberate, sizeof(deliberate));
 		for (i = 0; i < a->ngroups && !g; i++)
 			if (!strcmp(a->groups[i].who, who) &&
@@ -470,10 +724,18 @@ void audit_read(struct audit *a, FILE *in)
 			g->count = 0;
 			g->rule = NULL;
 			g->accepted = false;
+			g->argv = strdup(args);
+			g->other_argv = false;
+			g->inodes = NULL;
+			g->ninodes = 0;
+			if (!g->argv)
+				abort();
 			if (!g->deliberate && !g->harmless)
 				leak_group(a, g, line);
 		}
 		g->count++;
+		g->other_argv |= strcmp(g->argv, args) != 0;
+		add_inode(g, inode);
 		if (g->deliberate)
 			a->kept++;
 		else if (g->harmless)
@@ -534,6 +796,28 @@ static void write_rules(struct audit *a)
 }
 
 /*
+ * The head of a program's groups: who started what, with the command
+ * line of its first group, and whether there were others.
+ */
+static void print_who(FILE *out, const struct group *groups, size_t ngroups,
+		      size_t first)
+{
+	const struct group *g = &groups[first];
+	bool others = false;
+	size_t j;
+
+	for (j = first; j < ngroups; j++)
+		if (groups[j].who && !strcmp(groups[j].who, g->who))
+			others |= groups[j].other_argv ||
+				  strcmp(groups[j].argv, g->argv);
+	if (!g->argv[0])
+		fprintf(out, "  %s:\n", g->who);
+	else
+		fprintf(out, "  %s: %s%s\n", g->who, g->argv,
+			others ? " (and other command lines)" : "");
+}
+
+/*
  * The groups, by the program that handed them on: by default only the
  * leaks, which are what a reader has to act on; verbose, all of them.
  */
@@ -541,7 +825,7 @@ int audit_print(struct audit *a, FILE *out, bool verbose,
 		struct audit_counts *c)
 {
 	struct group *groups = a->groups;
-	size_t ngroups = a->ngroups, i, j;
+	size_t ngroups = a->ngroups, i, j, k;
 	int leaks = a->leaks;
 
 	if (c) {
@@ -568,14 +852,18 @@ int audit_print(struct audit *a, FILE *out, bool verbose,
 			if (verbose ||
 			    (!g->deliberate && !g->harmless && !g->accepted)) {
 				if (!shown)
-					fprintf(out, "  %s:\n", groups[i].who);
+					print_who(out, groups, ngroups, i);
 				shown = true;
-				fprintf(out, "    %dx %s %s\n", g->count,
+				fprintf(out, "    %dx %s ", g->count,
 					g->deliberate ? "on purpose"
 					: g->harmless ? "harmless  "
 					: g->accepted ? "accepted  "
-						      : "LEAKED    ",
-					g->what);
+						      : "LEAKED    ");
+				print_what(out, g);
+			} else {
+				for (k = 0; k < g->ninodes; k++)
+					free(g->inodes[k]);
+				free(g->inodes);
 			}
 			free(g->rule);
 			if (j != i) {
@@ -587,6 +875,8 @@ int audit_print(struct audit *a, FILE *out, bool verbose,
 		free(groups[i].who);
 		groups[i].who = NULL;
 	}
+	for (i = 0; i < ngroups; i++)
+		free(groups[i].argv);
 	free(groups);
 	for (i = 0; i < a->nrules; i++)
 		for (j = 0; j < NKEYS; j++)

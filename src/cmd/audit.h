@@ -26,6 +26,8 @@ struct audit_counts {
  */
 struct audit;
 struct audit *audit_new(void);
+/* Offsets to FILE:LINE by running addr2line (not in the fuzz target). */
+extern bool audit_resolve;
 /*
  * Before reading: the baseline at path (doc/audit.md), whose leaks count
  * as accepted, not leaked (-1, said on stderr, if it cannot be read or

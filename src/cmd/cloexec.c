@@ -480,6 +480,7 @@ static struct audit *new_audit(void)
 {
 	struct audit *a = audit_new();
 
+	audit_resolve = true;
 	if (baseline && audit_use_baseline(a, baseline))
 		exit(EXIT_CANCELED);
 	if (baseline_out)

@@ -30,13 +30,15 @@
  * (socket_fields' buffers).
  */
 enum {
-	CAP_PATH = 512, /* program, exec, argv0, target, caller_object */
+	CAP_PATH = 512, /* program, exec, target, caller_object */
+	CAP_NAME = 128, /* argv0, which argv has too */
+	CAP_ARGV = 384, /* all of argv, brackets and commas included */
 	CAP_WORD = 32, /* time, kind, family, socktype, created_by, why... */
 	CAP_ADDRESS = 160,
 	CAP_SYMBOL = 256,
 	CAP_REASON = 128,
-	CAP_ALL = 5 * CAP_PATH + 9 * CAP_WORD + 2 * CAP_ADDRESS + CAP_SYMBOL +
-		  CAP_REASON,
+	CAP_ALL = 4 * CAP_PATH + CAP_NAME + CAP_ARGV + 9 * CAP_WORD +
+		  2 * CAP_ADDRESS + CAP_SYMBOL + CAP_REASON,
 };
 _Static_assert(CAP_ALL + 512 <= REPORT_LINE_MAX, "a line holds every field");
 
@@ -162,6 +164,30 @@ static void put_field(struct line *l, const char *name, const char *value,
 	put_string(l, value, cap);
 }
 
+/*
+ * argv as an array of strings, in at most cap bytes: what does not fit
+ * is left out (the line then says "truncated"), so that a long command
+ * line costs no other field its room.
+ */
+static void put_argv(struct line *l, char *const argv[], size_t cap)
+{
+	size_t end = l->len + cap - 1; /* the closing bracket's place */
+	size_t i;
+
+	put(l, "[", 1);
+	for (i = 0; argv[i]; i++) {
+		/* A comma, two quotes and a byte: else nothing of it. */
+		if (l->len + 4 > end) {
+			l->cut = true;
+			break;
+		}
+		if (i)
+			put(l, ",", 1);
+		put_string(l, argv[i], end - l->len);
+	}
+	put(l, "]", 1);
+}
+
 size_t report_format(const struct report_record *r, char *buf, size_t size)
 {
 	struct line l = { .buf = buf, .size = size };
@@ -179,7 +205,11 @@ size_t report_format(const struct report_record *r, char *buf, size_t size)
 	put_decimal(&l, r->uid);
 	put_field(&l, "program", r->program, CAP_PATH);
 	put_field(&l, "exec", r->exec, CAP_PATH);
-	put_field(&l, "argv0", r->argv0, CAP_PATH);
+	put_field(&l, "argv0", r->argv0, CAP_NAME);
+	if (r->argv) {
+		put_key(&l, "argv");
+		put_argv(&l, r->argv, CAP_ARGV);
+	}
 	put_key(&l, "fd");
 	put_decimal(&l, r->fd);
 	put_field(&l, "kind", r->kind, CAP_WORD);
@@ -375,6 +405,7 @@ static void origin_fields(struct report_record *rec, int fd,
 struct report {
 	const struct exec_kept *kept;
 	const char *program, *path, *argv0;
+	char *const *argv;
 	long long pid, ppid, uid;
 	char time[REPORT_TIME_MAX];
 	bool chosen;
@@ -900,6 +931,7 @@ static int report_fd(int fd, void *ctx)
 		.program = r->program,
 		.exec = r->path,
 		.argv0 = r->argv0,
+		.argv = r->argv,
 		.fd = fd,
 		.target = target,
 	};
@@ -942,6 +974,7 @@ void report_inherited(const char *path, char *const argv[],
 		.kept = kept,
 		.path = path,
 		.argv0 = argv && argv[0] ? argv[0] : NULL,
+		.argv = argv,
 		.out = -1,
 		.sock = -1,
 		.pid = sys_call(SYS_getpid, 0, 0, 0, 0, 0),

@@ -6,7 +6,8 @@
  *	{"libcloexec":1,"schema":2,"event":"inherit",
  *	 "time":"2026-12-04T15:02:03.123456Z","pid":1234,"ppid":1200,
  *	 "uid":1000,"program":"/usr/bin/lua5.4","exec":"/bin/sh",
- *	 "argv0":"sh","fd":4,"kind":"file","target":"/etc/passwd",
+ *	 "argv0":"sh","argv":["sh","-c","ls"],"fd":4,"kind":"file",
+ *	 "target":"/etc/passwd",
  *	 "created_by":"fopen","caller":"0x55d0c0a01234",
  *	 "caller_symbol":"main+0x42","caller_object":"/usr/bin/lua5.4",
  *	 "caller_offset":"0x1f3a","deliberate":false,"why":null,
@@ -75,6 +76,7 @@ struct report_record {
 	long long pid, ppid, uid, fd;
 	const char *time; /* UTC, ISO 8601, to the microsecond */
 	const char *program, *exec, *argv0, *kind, *target;
+	char *const *argv; /* the new program's, or NULL: left out */
 	/* Sockets only: each NULL one is left out. */
 	const char *family, *socktype, *local, *peer;
 	const char *created_by;
