@@ -246,16 +246,15 @@ struct group {
 	bool other_argv; /* and others were seen */
 	char **inodes; /* the distinct inodes of its target, if any */
 	size_t ninodes;
+	size_t inode_at; /* where in what they go: at its "[]"'s "]" */
 	bool deliberate;
 	bool accepted; /* a leak that the baseline accepts */
 	bool harmless; /* /dev/null: anyone may open it, it holds nothing */
 	int count;
 };
 
-/* Where the inode was, in a group's description. */
-#define INODE_MARK "\001"
-
-static void describe(const char *line, char *what, size_t size, char *inode)
+static void describe(const char *line, char *what, size_t size, char *inode,
+		     size_t *inode_at)
 {
 	char fd[16] = "?", kind[32] = "", target[512] = "", call[64] = "";
 	char family[16] = "", socktype[16] = "", local[160] = "";
@@ -268,18 +267,28 @@ static void describe(const char *line, char *what, size_t size, char *inode)
 	field(line, "kind", kind, sizeof(kind));
 	field(line, "target", target, sizeof(target));
 	/*
-	 * socket:[123] and pipe:[123]: the inode goes to *inode, and a mark
-	 * in its place, so that the rows that differ only by it are one.
+	 * socket:[123] and pipe:[123]: the inode goes to inode, and out of
+	 * the description, which says where it was (*inode_at), so that the
+	 * rows that differ only by it are one.
 	 */
 	inode[0] = '\0';
+	*inode_at = 0;
 	open = strchr(target, '[');
-	if (target[0] != '/' && open && open[1] &&
-	    open[1 + strspn(open + 1, "0123456789")] == ']') {
+	if (target[0] != '/' && open && open[1] != ']' &&
+	    open[1 + strspn(open + 1, "0123456789")] == ']' &&
+	    strspn(open + 1, "0123456789") < 32) {
 		snprintf(inode, 32, "%.*s", (int)strspn(open + 1, "0123456789"),
 			 open + 1);
-		strcpy(open + 1, INODE_MARK "]");
+		memmove(open + 1, open + 1 + strlen(inode),
+			strlen(open + 1 + strlen(inode)) + 1);
+		*inode_at = strlen(fd) + strlen(kind) + 6 +
+			    (size_t)(open + 1 - target);
 	}
 	n = (size_t)snprintf(what, size, "fd %s, %s %s", fd, kind, target);
+	if (*inode_at >= strlen(what) || what[*inode_at] != ']') {
+		inode[0] = '\0';
+		*inode_at = 0;
+	}
 	if (field(line, "family", family, sizeof(family))) {
 		field(line, "socktype", socktype, sizeof(socktype));
 		n += (size_t)snprintf(what + n, size > n ? size - n : 0,
@@ -534,19 +543,17 @@ static void add_inode(struct group *g, const char *inode)
  */
 static void print_what(FILE *out, const struct group *g)
 {
-	const char *mark = strstr(g->what, INODE_MARK);
 	size_t i;
 
-	if (!mark) {
+	if (!g->ninodes) {
 		fprintf(out, "%s\n", g->what);
 		return;
 	}
-	/* The mark is followed by the target's "]". */
-	fprintf(out, "%.*s%s]", (int)(mark - g->what), g->what,
+	fprintf(out, "%.*s%s]", (int)g->inode_at, g->what,
 		g->ninodes == 1 ? g->inodes[0] : "*");
 	if (g->ninodes > 1)
 		fprintf(out, " (%zu of them)", g->ninodes);
-	fprintf(out, "%s\n", mark + 2);
+	fprintf(out, "%s\n", g->what + g->inode_at + 1);
 	for (i = 0; i < g->ninodes; i++)
 		free(g->inodes[i]);
 	free(g->inodes);
@@ -675,7 +682,7 @@ void audit_read(struct audit *a, FILE *in)
 	/* A line is at most REPORT_LINE_MAX (4096) bytes: room to spare. */
 	char line[8192], who[1536], what[1536], program[512], exec[512];
 	char argv0[256], deliberate[8], target[512], args[512], inode[32];
-	size_t i;
+	size_t i, inode_at;
 
 	while (fgets(line, sizeof(line), in)) {
 		struct group *g = NULL;
@@ -700,11 +707,12 @@ void audit_read(struct audit *a, FILE *in)
 		else
 			snprintf(who, sizeof(who), "%s started %s (%s)",
 				 program, exec, argv0);
-		describe(line, what, sizeof(what), inode);
+		describe(line, what, sizeof(what), inode, &inode_at);
 		field(line, "deliberate", deliberate, sizeof(deliberate));
 		for (i = 0; i < a->ngroups && !g; i++)
 			if (!strcmp(a->groups[i].who, who) &&
-			    !strcmp(a->groups[i].what, what))
+			    !strcmp(a->groups[i].what, what) &&
+			    a->groups[i].inode_at == inode_at)
 				g = &a->groups[i];
 		if (!g) {
 			a->groups = realloc(a->groups,
@@ -728,6 +736,7 @@ void audit_read(struct audit *a, FILE *in)
 			g->other_argv = false;
 			g->inodes = NULL;
 			g->ninodes = 0;
+			g->inode_at = inode_at;
 			if (!g->argv)
 				abort();
 			if (!g->deliberate && !g->harmless)

@@ -34,6 +34,7 @@ FUZZ_SEEDS = \
 	tests/fuzz/glob/star-path tests/fuzz/glob/class tests/fuzz/glob/stars \
 	tests/fuzz/record/plain tests/fuzz/record/socket \
 	tests/fuzz/record/bytes tests/fuzz/record/long tests/fuzz/record/full \
+	tests/fuzz/record/argv \
 	tests/fuzz/auditlog/leaky tests/fuzz/auditlog/escapes \
 	tests/fuzz/auditlog/broken tests/fuzz/auditlog/lost \
 	tests/fuzz/auditlog/schema2
