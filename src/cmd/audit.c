@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "audit.h"
@@ -467,6 +469,340 @@ static char *rule_for(const char *line)
 	return text;
 }
 
+/*
+ * The tree, from the "start", "received", "exec" and "inherit" lines
+ * (doc/audit.md), and cloexec's own "audit" line: which processes
+ * reported, which programs were started and never did, and the fds a
+ * process was given that no audited parent reported handing it.  Each
+ * line has its log's number and its place in it: a pid of another log
+ * is another process, and a parent's line comes before its child's.
+ */
+struct proc_line {
+	long pid, ppid, fd;
+	int log;
+	long seq;
+	bool spawn; /* an exec's: at a spawn; a received: unexplained */
+	char *program, *exec, *kind, *target, *args;
+};
+
+struct lines {
+	struct proc_line *v;
+	size_t n;
+};
+
+struct tree {
+	struct lines roots, starts, received, execs, handed, caller;
+	int log;
+	long seq;
+};
+
+static void lines_add(struct lines *l, const struct proc_line *p)
+{
+	l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
+	if (!l->v)
+		abort();
+	l->v[l->n++] = *p;
+}
+
+static long number(const char *line, const char *name)
+{
+	char buf[32];
+
+	return field(line, name, buf, sizeof(buf)) ? strtol(buf, NULL, 10)
+						   : -1;
+}
+
+static char *text_field(const char *line, const char *name)
+{
+	char buf[1024];
+	char *copy = strdup(field(line, name, buf, sizeof(buf)) ? buf : "");
+
+	if (!copy)
+		abort();
+	return copy;
+}
+
+static struct proc_line proc_line(struct tree *t, const char *line)
+{
+	struct proc_line p = {
+		.pid = number(line, "pid"),
+		.ppid = number(line, "ppid"),
+		.fd = number(line, "fd"),
+		.log = t->log,
+		.seq = t->seq,
+		.spawn = strstr(line, "\"spawn\":true") != NULL,
+		.program = text_field(line, "program"),
+		.exec = text_field(line, "exec"),
+		.kind = text_field(line, "kind"),
+		.target = text_field(line, "target"),
+	};
+	char args[512];
+
+	argv_text(line, args, sizeof(args), 72);
+	p.args = strdup(args);
+	if (!p.args)
+		abort();
+	return p;
+}
+
+static void proc_free(struct proc_line *p)
+{
+	free(p->program);
+	free(p->exec);
+	free(p->kind);
+	free(p->target);
+	free(p->args);
+}
+
+/* An fd the caller of cloexec had: its target is one of the root's. */
+static bool from_caller(const struct tree *t, const char *target, int log)
+{
+	size_t i;
+
+	for (i = 0; i < t->caller.n; i++)
+		if (t->caller.v[i].log == log &&
+		    !strcmp(t->caller.v[i].target, target))
+			return true;
+	return false;
+}
+
+static bool is_root(const struct tree *t, long pid, int log)
+{
+	size_t i;
+
+	for (i = 0; i < t->roots.n; i++)
+		if (t->roots.v[i].log == log && t->roots.v[i].pid == pid)
+			return true;
+	return false;
+}
+
+/*
+ * A line of the tree's, kept; true if it was one.  An fd that the root
+ * (cloexec) held at start is the caller's: kept once, apart.
+ */
+static bool tree_line(struct tree *t, const char *line)
+{
+	struct proc_line p;
+	struct lines *to;
+
+	t->seq++;
+	if (strstr(line, "\"event\":\"audit\""))
+		to = &t->roots;
+	else if (strstr(line, "\"event\":\"start\""))
+		to = &t->starts;
+	else if (strstr(line, "\"event\":\"received\""))
+		to = &t->received;
+	else if (strstr(line, "\"event\":\"exec\""))
+		to = &t->execs;
+	else
+		return false;
+	p = proc_line(t, line);
+	if (to == &t->received && is_root(t, p.pid, t->log)) {
+		if (from_caller(t, p.target, t->log)) {
+			proc_free(&p);
+			return true;
+		}
+		to = &t->caller;
+	}
+	lines_add(to, &p);
+	return true;
+}
+
+/* An "inherit" line: who handed which fd, for explaining the received. */
+static void tree_handed(struct tree *t, const char *line)
+{
+	struct proc_line p = {
+		.pid = number(line, "pid"),
+		.fd = number(line, "fd"),
+		.log = t->log,
+		.seq = t->seq,
+	};
+
+	lines_add(&t->handed, &p);
+}
+
+/*
+ * Whether an audited process handed r's fd to it: the same process
+ * before its exec, or its parent at a spawn or before its fork's exec,
+ * reported it, earlier in the same log.
+ */
+static bool explained(const struct tree *t, const struct proc_line *r)
+{
+	size_t i;
+
+	for (i = 0; i < t->handed.n; i++) {
+		const struct proc_line *h = &t->handed.v[i];
+
+		if (h->log == r->log && h->fd == r->fd && h->seq < r->seq &&
+		    (h->pid == r->pid || h->pid == r->ppid))
+			return true;
+	}
+	return false;
+}
+
+/* The program a pid ran, as far as the log knows, or "?". */
+static const char *program_of(const struct tree *t, long pid, int log)
+{
+	size_t i;
+
+	for (i = t->execs.n; i-- > 0;)
+		if (t->execs.v[i].log == log && t->execs.v[i].pid == pid &&
+		    !t->execs.v[i].spawn)
+			return t->execs.v[i].exec;
+	for (i = 0; i < t->starts.n; i++)
+		if (t->starts.v[i].log == log && t->starts.v[i].pid == pid)
+			return t->starts.v[i].program;
+	return "?";
+}
+
+/* The command line of a pid's start line, or "". */
+static const char *args_of(const struct tree *t, long pid, int log)
+{
+	size_t i;
+
+	for (i = 0; i < t->starts.n; i++)
+		if (t->starts.v[i].log == log && t->starts.v[i].pid == pid)
+			return t->starts.v[i].args;
+	return "";
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * Whether the program that e started reported: a start line of the same
+ * pid after an exec, of a child of it after a spawn (the same program,
+ * by its path or its name).  A path that is not an executable file now
+ * was an exec that failed (a shell's search of PATH), not a program.
+ */
+static bool reported(const struct tree *t, const struct proc_line *e)
+{
+	char real[PATH_MAX];
+	size_t i;
+
+	if (e->exec[0] != '/' || access(e->exec, X_OK))
+		return true;
+	if (!realpath(e->exec, real))
+		snprintf(real, sizeof(real), "%s", e->exec);
+	for (i = 0; i < t->starts.n; i++) {
+		const struct proc_line *s = &t->starts.v[i];
+
+		if (s->log != e->log)
+			continue;
+		if (!e->spawn && s->pid == e->pid)
+			return true;
+		if (e->spawn && s->ppid == e->pid &&
+		    (!strcmp(s->program, real) ||
+		     !strcmp(base_name(s->program), base_name(e->exec))))
+			return true;
+	}
+	return false;
+}
+
+/* "fd 3, file /etc/hostname" and the like, for the tree's rows. */
+static void print_fd(FILE *out, const struct proc_line *r)
+{
+	fprintf(out, "fd %ld, %s %s", r->fd, r->kind, r->target);
+}
+
+/*
+ * The unexplained fds (which fail --check), the programs that never
+ * reported, and, verbose, the caller's fds and how many processes were
+ * audited.  Returns how many unexplained fds.
+ */
+static int print_tree(struct tree *t, FILE *out, bool verbose)
+{
+	size_t i, j;
+	int unexplained = 0, unaudited = 0, shown = 0;
+
+	for (i = 0; i < t->received.n; i++) {
+		struct proc_line *r = &t->received.v[i];
+
+		r->spawn = !explained(t, r) &&
+			   !from_caller(t, r->target, r->log);
+		unexplained += r->spawn;
+	}
+	/* Each fd once, with how many processes held it so. */
+	for (i = 0; i < t->received.n; i++) {
+		const struct proc_line *r = &t->received.v[i];
+		int count = 0;
+
+		if (!r->spawn)
+			continue;
+		for (j = 0; j < t->received.n; j++) {
+			const struct proc_line *o = &t->received.v[j];
+
+			if (!o->spawn || o->fd != r->fd ||
+			    strcmp(o->program, r->program) ||
+			    strcmp(o->target, r->target))
+				continue;
+			if (j < i)
+				break;
+			count++;
+		}
+		if (j < t->received.n)
+			continue;
+		if (!shown++)
+			fprintf(out, "  unexplained: given by a program that "
+				     "was not audited:\n");
+		fprintf(out, "    %dx UNEXPLAINED ", count);
+		print_fd(out, r);
+		fprintf(out, ", held at start by %s (pid %ld: %s), from pid "
+			     "%ld (%s)\n",
+			r->program, r->pid, args_of(t, r->pid, r->log),
+			r->ppid, program_of(t, r->ppid, r->log));
+	}
+	for (i = 0; i < t->execs.n; i++) {
+		const struct proc_line *e = &t->execs.v[i];
+
+		if (reported(t, e))
+			continue;
+		for (j = 0; j < i; j++)
+			if (!strcmp(t->execs.v[j].exec, e->exec) &&
+			    !reported(t, &t->execs.v[j]))
+				break;
+		if (j < i)
+			continue;
+		if (!unaudited++)
+			fprintf(out, "  not audited (static, setuid, or of "
+				     "another C library): what it handed on "
+				     "is unexplained:\n");
+		fprintf(out, "    %s (pid %ld: %s)\n", e->exec, e->pid,
+			e->args);
+	}
+	if (verbose && t->caller.n) {
+		fprintf(out, "  open when cloexec started (the caller's, "
+			     "not checked):\n");
+		for (i = 0; i < t->caller.n; i++) {
+			fprintf(out, "    ");
+			print_fd(out, &t->caller.v[i]);
+			fputc('\n', out);
+		}
+	}
+	if (verbose)
+		fprintf(out, "  %zu process%s audited\n", t->starts.n,
+			t->starts.n == 1 ? "" : "es");
+	return unexplained;
+}
+
+static void tree_free(struct tree *t)
+{
+	struct lines *all[] = { &t->roots, &t->starts, &t->received,
+				&t->execs, &t->caller };
+	size_t i, j;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		for (j = 0; j < all[i]->n; j++)
+			proc_free(&all[i]->v[j]);
+		free(all[i]->v);
+	}
+	free(t->handed.v);
+}
+
 /* The groups of every log read so far. */
 struct audit {
 	struct group *groups;
@@ -477,6 +813,7 @@ struct audit {
 	int leaks, kept, harmless, accepted;
 	int lost; /* lines the programs said they could not write */
 	char *lost_said[3]; /* the first few of those notices, described */
+	struct tree tree; /* the processes, for the fds nobody explains */
 };
 
 /*
@@ -684,6 +1021,7 @@ void audit_read(struct audit *a, FILE *in)
 	char argv0[256], deliberate[8], target[512], args[512], inode[32];
 	size_t i, inode_at;
 
+	a->tree.log++;
 	while (fgets(line, sizeof(line), in)) {
 		struct group *g = NULL;
 
@@ -693,6 +1031,15 @@ void audit_read(struct audit *a, FILE *in)
 			read_lost(a, line);
 			continue;
 		}
+		if (tree_line(&a->tree, line))
+			continue;
+		tree_handed(&a->tree, line);
+		/* The caller's fds, handed down: said once, apart. */
+		if (field(line, "created_by", target, sizeof(target)) &&
+		    !strcmp(target, "inherited") &&
+		    field(line, "target", target, sizeof(target)) &&
+		    from_caller(&a->tree, target, a->tree.log))
+			continue;
 		if (!field(line, "program", program, sizeof(program)))
 			strcpy(program, "?");
 		if (!field(line, "exec", exec, sizeof(exec)))
@@ -835,7 +1182,7 @@ int audit_print(struct audit *a, FILE *out, bool verbose,
 {
 	struct group *groups = a->groups;
 	size_t ngroups = a->ngroups, i, j, k;
-	int leaks = a->leaks;
+	int leaks = a->leaks, unexplained;
 
 	if (c) {
 		c->leaks = a->leaks;
@@ -848,6 +1195,7 @@ int audit_print(struct audit *a, FILE *out, bool verbose,
 		write_rules(a);
 	if (a->lost)
 		print_lost(a, out);
+
 	for (i = 0; i < ngroups; i++) {
 		bool shown = false;
 
@@ -887,12 +1235,19 @@ int audit_print(struct audit *a, FILE *out, bool verbose,
 	for (i = 0; i < ngroups; i++)
 		free(groups[i].argv);
 	free(groups);
+	/* After the leaks: what no audited program explains. */
+	unexplained = print_tree(&a->tree, out, verbose);
+	if (c) {
+		c->unexplained = unexplained;
+		c->caller = (int)a->tree.caller.n;
+	}
+	tree_free(&a->tree);
 	for (i = 0; i < a->nrules; i++)
 		for (j = 0; j < NKEYS; j++)
 			free(a->rules[i].pattern[j]);
 	free(a->rules);
 	free(a);
-	return leaks;
+	return leaks + unexplained;
 }
 
 void audit_counts_text(const struct audit_counts *c, bool verbose,
@@ -901,9 +1256,18 @@ void audit_counts_text(const struct audit_counts *c, bool verbose,
 {
 	size_t n = 0;
 
-	if (c->leaks)
+	if (c->leaks && c->unexplained)
+		snprintf(leaked, leaked_size,
+			 "%d inherited fd%s leaked, %d unexplained", c->leaks,
+			 c->leaks == 1 ? "" : "s", c->unexplained);
+	else if (c->leaks)
 		snprintf(leaked, leaked_size, "%d inherited fd%s leaked",
 			 c->leaks, c->leaks == 1 ? "" : "s");
+	else if (c->unexplained)
+		snprintf(leaked, leaked_size,
+			 "%d inherited fd%s unexplained (from a program not "
+			 "audited)",
+			 c->unexplained, c->unexplained == 1 ? "" : "s");
 	else if (c->kept || c->harmless || c->accepted)
 		snprintf(leaked, leaked_size, "no fd leaked");
 	else
@@ -931,7 +1295,7 @@ int audit_summary_stream(FILE *in, FILE *out)
 	struct audit *a = audit_new();
 
 	struct audit_counts c;
-	char leaked[64], rest[128];
+	char leaked[96], rest[128];
 
 	audit_read(a, in);
 	audit_print(a, out, true, &c);
@@ -964,4 +1328,137 @@ int audit_summary_fd(struct audit *a, int fd, FILE *out, bool verbose,
 		fprintf(out, "cloexec: cannot read all of the audit log\n");
 	fclose(in);
 	return audit_print(a, out, verbose, c);
+}
+
+/* A JSON string, as report.c writes them: \u00XX for control bytes. */
+static void put_json(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/* A line in one write(2), as the library's: whole among the tree's. */
+static void write_line(int fd, char *text, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = write(fd, text, len);
+	while (n < 0 && errno == EINTR);
+	free(text);
+}
+
+static FILE *line_head(char **text, size_t *size, const char *event,
+		       long pid, long ppid)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct timespec ts;
+	struct tm tm;
+	FILE *out = open_memstream(text, size);
+
+	if (!out)
+		abort();
+	self[n > 0 ? n : 0] = '\0';
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	fprintf(out,
+		"{\"libcloexec\":1,\"schema\":2,\"event\":\"%s\","
+		"\"time\":\"%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ\","
+		"\"pid\":%ld,\"ppid\":%ld,\"uid\":%ld,\"program\":",
+		event, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000, pid, ppid,
+		(long)getuid());
+	put_json(out, self);
+	return out;
+}
+
+static void put_argv_json(FILE *out, char *const argv[])
+{
+	size_t i, len = 0;
+
+	fputs(",\"argv\":[", out);
+	/* The library's share of a line for argv; the rest is left out. */
+	for (i = 0; argv[i] && len < 300; i++) {
+		if (i)
+			fputc(',', out);
+		put_json(out, argv[i]);
+		len += strlen(argv[i]) + 3;
+	}
+	fputc(']', out);
+}
+
+void audit_write_root(int fd, char *const argv[], int except)
+{
+	char *text;
+	size_t size;
+	FILE *out = line_head(&text, &size, "audit", (long)getpid(),
+			      (long)getppid());
+	struct dirent *d;
+	DIR *dir;
+	int n;
+
+	put_argv_json(out, argv);
+	fputs("}\n", out);
+	if (fclose(out))
+		abort();
+	write_line(fd, text, size);
+	/* What cloexec was given, less the log: the caller's fds. */
+	dir = opendir("/proc/self/fd");
+	while (dir && (d = readdir(dir))) {
+		char link[64], target[PATH_MAX];
+		int flags;
+		ssize_t got;
+
+		n = atoi(d->d_name);
+		if (n < 3 || n == except || n == dirfd(dir))
+			continue;
+		flags = fcntl(n, F_GETFD);
+		if (flags < 0 || (flags & FD_CLOEXEC))
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", n);
+		got = readlink(link, target, sizeof(target) - 1);
+		target[got > 0 ? got : 0] = '\0';
+		out = line_head(&text, &size, "received", (long)getpid(),
+				(long)getppid());
+		fprintf(out, ",\"fd\":%d,\"kind\":\"%s\",\"target\":", n,
+			!strncmp(target, "socket:", 7)	    ? "socket"
+			: !strncmp(target, "pipe:", 5)	    ? "pipe"
+			: !strncmp(target, "anon_inode:", 11) ? "anon"
+			: target[0] == '/'		    ? "file"
+							    : "other");
+		put_json(out, target);
+		fputs("}\n", out);
+		if (fclose(out))
+			abort();
+		write_line(fd, text, size);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+void audit_write_exec(int fd, const char *path, char *const argv[])
+{
+	char *text;
+	size_t size;
+	FILE *out = line_head(&text, &size, "exec", (long)getpid(),
+			      (long)getppid());
+
+	fputs(",\"exec\":", out);
+	put_json(out, path);
+	put_argv_json(out, argv);
+	fputs(",\"spawn\":false}\n", out);
+	if (fclose(out))
+		abort();
+	write_line(fd, text, size);
 }

@@ -15,6 +15,9 @@ struct audit_counts {
 	int kept; /* passed on purpose */
 	int harmless; /* /dev/null */
 	int accepted; /* leaks the baseline accepts: not in leaks */
+	/* fds given by a program that was not audited: fail --check too */
+	int unexplained;
+	int caller; /* fds open when cloexec started: listed apart */
 	int lost; /* audit lines the programs could not write */
 };
 
@@ -55,5 +58,14 @@ int audit_summary_fd(struct audit *a, int fd, FILE *out, bool verbose,
 		     struct audit_counts *c);
 /* Everything, verbose, and the counts: the fuzz target's entry. */
 int audit_summary_stream(FILE *in, FILE *out);
+
+/*
+ * cloexec's own lines in the log (fd): "audit", with its pid, the root of
+ * the tree, and a "received" line for each fd it was given (but except,
+ * the log), which are the caller's; and, in the child, the "exec" line of
+ * the program it starts (path, as execvp will find it).
+ */
+void audit_write_root(int fd, char *const argv[], int except);
+void audit_write_exec(int fd, const char *path, char *const argv[]);
 
 #endif /* CLOEXEC_AUDIT_H */

@@ -508,14 +508,14 @@ static void close_baseline(void)
 static int say_end(FILE *out, const struct audit_counts *c, bool check,
 		   int leak_status, const char *tail)
 {
-	char leaked[64], rest[128];
+	char leaked[96], rest[128];
 
 	audit_counts_text(c, verbose, leaked, sizeof(leaked), rest,
 			  sizeof(rest));
 	if (!check)
 		fprintf(out, "cloexec: audit: %s%s%s%s\n",
 			c->lost ? "INCOMPLETE, " : "", leaked, rest, tail);
-	else if (c->leaks)
+	else if (c->leaks || c->unexplained)
 		fprintf(out,
 			"cloexec: check: FAILED, %s (exit status %d)%s%s%s\n",
 			leaked, leak_status, rest,
@@ -530,7 +530,9 @@ static int say_end(FILE *out, const struct audit_counts *c, bool check,
 			tail);
 	if (!check)
 		return 0;
-	return c->leaks ? leak_status : c->lost ? EXIT_INCOMPLETE : 0;
+	return c->leaks || c->unexplained ? leak_status
+	       : c->lost		   ? EXIT_INCOMPLETE
+					   : 0;
 }
 
 /* "; PROGRAM exited with status N", "; PROGRAM was killed by signal N" */
@@ -606,6 +608,32 @@ static int end_like(int status)
 }
 
 /*
+ * The path execvp will run for name: as it is (made absolute) when it
+ * has a slash, else the first executable file of that name in PATH; name
+ * itself when there is none.  For the "exec" line: the summary looks for
+ * a program that never reported by its path.
+ */
+static const char *program_path(const char *name, char *buf, size_t size)
+{
+	const char *p = getenv("PATH"), *end;
+
+	if (strchr(name, '/'))
+		return realpath(name, buf) ? buf : name;
+	if (!p || !*p)
+		p = "/usr/local/bin:/bin:/usr/bin";
+	for (; *p; p = *end ? end + 1 : end) {
+		int n;
+
+		end = strchrnul(p, ':');
+		n = snprintf(buf, size, "%.*s/%s", (int)(end - p), p, name);
+		if (n > 0 && (size_t)n < size && buf[0] == '/' &&
+		    !access(buf, X_OK))
+			return buf;
+	}
+	return name;
+}
+
+/*
  * --audit and --check: run the program as a child, then read the audit
  * lines its tree wrote to the log and summarize them, grouped.  The exit
  * status is the program's, except that --check's verdict comes first: a
@@ -629,7 +657,7 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 	sigset_t block, saved_mask, run_mask, wait_mask;
 	siginfo_t info;
 	struct audit_counts counts;
-	char tail[PATH_MAX + 64];
+	char tail[PATH_MAX + 64], path[PATH_MAX];
 	int status, lost, verdict;
 	pid_t pid;
 	size_t i;
@@ -660,6 +688,9 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 			sigaction(forwarded[i], &old[i], NULL);
 		sigaction(SIGCHLD, &old_chld, NULL);
 		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+		audit_write_exec(run->wfd, program_path(argv[0], path,
+							sizeof(path)),
+				 argv);
 		execvp(argv[0], argv);
 		_exit(exec_failed(argv[0]));
 	}
@@ -903,6 +934,7 @@ int main(int argc, char **argv)
 	set_preload(lib ? lib : find_library());
 	if (audit) {
 		open_audit(keep_log, &run);
+		audit_write_root(run.wfd, argv, run.wfd);
 		policy_append(&policy, "mode=audit");
 	}
 	if (policy && setenv(POLICY_ENV, policy, 1))

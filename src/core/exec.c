@@ -422,7 +422,7 @@ void exec_prepare(char *const argv[], char *const envp[], const char *path,
 	if (k->own_image)
 		fdtable_for_each_marked(FDT_FORCED | FDT_HERE, hand_on, NULL);
 	if (word & POLICY_REPORT)
-		report_inherited(path, argv, k);
+		report_inherited(path, argv, k, as == EXEC_AS_SPAWNER);
 }
 
 void exec_undo(const struct exec_kept *k)

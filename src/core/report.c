@@ -917,6 +917,17 @@ static void why(struct report_record *rec, const struct exec_kept *kept,
 	}
 }
 
+static const char *kind_of(const char *target)
+{
+	if (!strncmp(target, "socket:", 7))
+		return "socket";
+	if (!strncmp(target, "pipe:", 5))
+		return "pipe";
+	if (!strncmp(target, "anon_inode:", 11))
+		return "anon";
+	return target[0] == '/' ? "file" : "other";
+}
+
 static int report_fd(int fd, void *ctx)
 {
 	struct report *r = ctx;
@@ -946,16 +957,7 @@ static int report_fd(int fd, void *ctx)
 	n = sys_call(SYS_readlinkat, AT_FDCWD, link, target,
 		     sizeof(target) - 1, 0);
 	target[n > 0 ? n : 0] = '\0';
-	if (!strncmp(target, "socket:", 7))
-		rec.kind = "socket";
-	else if (!strncmp(target, "pipe:", 5))
-		rec.kind = "pipe";
-	else if (!strncmp(target, "anon_inode:", 11))
-		rec.kind = "anon";
-	else if (target[0] == '/')
-		rec.kind = "file";
-	else
-		rec.kind = "other";
+	rec.kind = kind_of(target);
 	if (!strcmp(rec.kind, "socket"))
 		socket_fields(&rec, fd, local, peer);
 	origin_fields(&rec, fd, r->program, &origin);
@@ -966,8 +968,57 @@ static int report_fd(int fd, void *ctx)
 	return 1;
 }
 
+/* The head every line of an event shares: mark, schema, event, who. */
+static void put_head(struct line *l, const struct report *r, const char *event)
+{
+	put_raw(l, "{\"libcloexec\":1");
+	put_key(l, "schema");
+	put_decimal(l, REPORT_SCHEMA);
+	put_field(l, "event", event, CAP_WORD);
+	put_field(l, "time", r->time, CAP_WORD);
+	put_key(l, "pid");
+	put_decimal(l, r->pid);
+	put_key(l, "ppid");
+	put_decimal(l, r->ppid);
+	put_key(l, "uid");
+	put_decimal(l, r->uid);
+	put_field(l, "program", r->program, CAP_PATH);
+}
+
+static void end_and_deliver(struct report *r, struct line *l)
+{
+	if (l->cut)
+		put_raw(l, ",\"truncated\":true");
+	put(l, "}\n", 2);
+	if (!l->overflow)
+		deliver(r, l->buf, l->len);
+}
+
+/*
+ * "event":"exec": this process starts a program (itself, or a child with
+ * spawn true), whether or not it hands it any fd, so that the summary
+ * can tell the programs that never reported (static, setuid, another C
+ * library) from those that did.  Only into cloexec's log: elsewhere it
+ * would be a syslog line per exec.
+ */
+static void report_exec(struct report *r, bool spawn)
+{
+	char buf[SYSLOG_HEAD_MAX + REPORT_LINE_MAX];
+	struct line l = { .buf = buf + SYSLOG_HEAD_MAX,
+			  .size = REPORT_LINE_MAX };
+
+	put_head(&l, r, "exec");
+	put_field(&l, "exec", r->path, CAP_PATH);
+	if (r->argv) {
+		put_key(&l, "argv");
+		put_argv(&l, r->argv, CAP_ARGV);
+	}
+	put_raw(&l, spawn ? ",\"spawn\":true" : ",\"spawn\":false");
+	end_and_deliver(r, &l);
+}
+
 void report_inherited(const char *path, char *const argv[],
-		      const struct exec_kept *kept)
+		      const struct exec_kept *kept, bool spawn)
 {
 	char program[1024];
 	struct report r = {
@@ -988,7 +1039,90 @@ void report_inherited(const char *path, char *const argv[],
 	r.program = program;
 	report_time(r.time);
 	r.named = named_log(&r.named_why);
+	if (r.named != NAMED_NONE)
+		report_exec(&r, spawn);
 	fdtable_for_each(report_fd, &r);
+	if (r.out > 2 && r.out != r.named)
+		sys_close(r.out);
+	if (r.lost)
+		send_lost(&r);
+	if (r.sock >= 0)
+		sys_close(r.sock);
+}
+
+/* "event":"received": an fd the process holds, inheritable, at start. */
+static int report_received(int fd, void *ctx)
+{
+	struct report *r = ctx;
+	long flags = sys_fcntl(fd, F_GETFD, 0);
+	char link[32], target[1024];
+	char buf[SYSLOG_HEAD_MAX + REPORT_LINE_MAX];
+	struct line l = { .buf = buf + SYSLOG_HEAD_MAX,
+			  .size = REPORT_LINE_MAX };
+	long n;
+
+	if (flags < 0 || (flags & FD_CLOEXEC) || fd == r->named)
+		return 0;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = sys_call(SYS_readlinkat, AT_FDCWD, link, target,
+		     sizeof(target) - 1, 0);
+	target[n > 0 ? n : 0] = '\0';
+	put_head(&l, r, "received");
+	put_key(&l, "fd");
+	put_decimal(&l, fd);
+	put_field(&l, "kind", kind_of(target), CAP_WORD);
+	put_field(&l, "target", target, CAP_PATH);
+	end_and_deliver(r, &l);
+	return 1;
+}
+
+void report_started(void)
+{
+	char program[1024], cmdline[2048];
+	char *args[64];
+	struct report r = {
+		.out = -1,
+		.sock = -1,
+		.pid = sys_call(SYS_getpid, 0, 0, 0, 0, 0),
+		.ppid = sys_call(SYS_getppid, 0, 0, 0, 0, 0),
+		.uid = sys_call(SYS_getuid, 0, 0, 0, 0, 0),
+	};
+	char buf[SYSLOG_HEAD_MAX + REPORT_LINE_MAX];
+	struct line l = { .buf = buf + SYSLOG_HEAD_MAX,
+			  .size = REPORT_LINE_MAX };
+	size_t nargs = 0, at = 0;
+	long n, fd;
+
+	r.named = named_log(&r.named_why);
+	/* Under cloexec --audit only: a start line per process elsewhere
+	 * would flood syslog. */
+	if (r.named == NAMED_NONE)
+		return;
+	n = sys_call(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", program,
+		     sizeof(program) - 1, 0);
+	program[n > 0 ? n : 0] = '\0';
+	r.program = program;
+	r.path = program;
+	report_time(r.time);
+	/* argv as the kernel keeps it: NUL-separated, no libc needed. */
+	n = 0;
+	fd = sys_openat(AT_FDCWD, "/proc/self/cmdline", O_RDONLY | O_CLOEXEC,
+			0);
+	if (fd >= 0) {
+		n = sys_call(SYS_read, fd, cmdline, sizeof(cmdline) - 1, 0, 0);
+		sys_close((int)fd);
+	}
+	cmdline[n > 0 ? n : 0] = '\0';
+	while (n > 0 && at < (size_t)n && nargs < 63) {
+		args[nargs++] = cmdline + at;
+		at += strlen(cmdline + at) + 1;
+	}
+	args[nargs] = NULL;
+	put_head(&l, &r, "start");
+	put_key(&l, "argv");
+	put_argv(&l, args, CAP_ARGV);
+	end_and_deliver(&r, &l);
+	fdtable_for_each(report_received, &r);
 	if (r.out > 2 && r.out != r.named)
 		sys_close(r.out);
 	if (r.lost)

@@ -109,8 +109,20 @@ void report_time(char out[REPORT_TIME_MAX])
 
 struct exec_kept;
 
+/*
+ * At an exec (spawn false) or a spawn: the lines for what the new program
+ * will inherit, after an "exec" line under cloexec --audit.
+ */
 void report_inherited(const char *path, char *const argv[],
-		      const struct exec_kept *kept)
+		      const struct exec_kept *kept, bool spawn)
 	__attribute__((visibility("hidden")));
+
+/*
+ * At start, under cloexec --audit (CLOEXEC_AUDIT_FD): a "start" line
+ * (pid, ppid, exe, argv) and a "received" line for each inheritable fd
+ * at 3 and above, so that the summary knows which processes were
+ * audited, and what each was given by a parent that was not.
+ */
+void report_started(void) __attribute__((visibility("hidden")));
 
 #endif /* CLOEXEC_REPORT_H */
