@@ -206,6 +206,7 @@ SHELL_TESTS = \
 	tests/cmd/records.test \
 	tests/cmd/baseline.test \
 	tests/cmd/people.test \
+	tests/cmd/tree.test \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
 	tests/cmd/servers.test \
