@@ -979,7 +979,8 @@ int audit_use_baseline(struct audit *a, const char *path)
 			line[--len] = '\0';
 		if (!*p || *p == '#')
 			continue;
-		a->rules = realloc(a->rules, (a->nrules + 1) * sizeof(*a->rules));
+		a->rules = realloc(a->rules,
+				   (a->nrules + 1) * sizeof(*a->rules));
 		if (!a->rules)
 			abort();
 		if (!parse_rule(p, &a->rules[a->nrules], &why)) {
