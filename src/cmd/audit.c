@@ -814,6 +814,8 @@ struct audit {
 	int lost; /* lines the programs said they could not write */
 	char *lost_said[3]; /* the first few of those notices, described */
 	struct tree tree; /* the processes, for the fds nobody explains */
+	struct pending *pending; /* the lines of execs not yet known to be */
+	size_t npending;
 };
 
 /*
@@ -1015,93 +1017,178 @@ struct audit *audit_new(void)
 	return a;
 }
 
+/* An "inherit" line: into its group, counted. */
+static void read_inherit(struct audit *a, const char *line)
+{
+	char who[1536], what[1536], program[512], exec[512];
+	char argv0[256], deliberate[8], target[512], args[512], inode[32];
+	struct group *g = NULL;
+	size_t i, inode_at;
+
+	tree_handed(&a->tree, line);
+	/* The caller's fds, handed down: said once, apart. */
+	if (field(line, "created_by", target, sizeof(target)) &&
+	    !strcmp(target, "inherited") &&
+	    field(line, "target", target, sizeof(target)) &&
+	    from_caller(&a->tree, target, a->tree.log))
+		return;
+	if (!field(line, "program", program, sizeof(program)))
+		strcpy(program, "?");
+	if (!field(line, "exec", exec, sizeof(exec)))
+		strcpy(exec, "?");
+	if (!field(line, "argv0", argv0, sizeof(argv0)))
+		strcpy(argv0, "?");
+	/* The command line is shown, but is no part of the key. */
+	argv_text(line, args, sizeof(args), 72);
+	if (args[0])
+		snprintf(who, sizeof(who), "%s started %s", program, exec);
+	else
+		snprintf(who, sizeof(who), "%s started %s (%s)", program, exec,
+			 argv0);
+	describe(line, what, sizeof(what), inode, &inode_at);
+	field(line, "deliberate", deliberate, sizeof(deliberate));
+	for (i = 0; i < a->ngroups && !g; i++)
+		if (!strcmp(a->groups[i].who, who) &&
+		    !strcmp(a->groups[i].what, what) &&
+		    a->groups[i].inode_at == inode_at)
+			g = &a->groups[i];
+	if (!g) {
+		a->groups = realloc(a->groups, (a->ngroups + 1) * sizeof(*g));
+		if (!a->groups)
+			abort();
+		g = &a->groups[a->ngroups++];
+		g->who = strdup(who);
+		g->what = strdup(what);
+		if (!g->who || !g->what)
+			abort();
+		g->deliberate = !strcmp(deliberate, "true");
+		g->harmless = !g->deliberate &&
+			      field(line, "target", target, sizeof(target)) &&
+			      !strcmp(target, "/dev/null");
+		g->count = 0;
+		g->rule = NULL;
+		g->accepted = false;
+		g->argv = strdup(args);
+		g->other_argv = false;
+		g->inodes = NULL;
+		g->ninodes = 0;
+		g->inode_at = inode_at;
+		if (!g->argv)
+			abort();
+		if (!g->deliberate && !g->harmless)
+			leak_group(a, g, line);
+	}
+	g->count++;
+	g->other_argv |= strcmp(g->argv, args) != 0;
+	add_inode(g, inode);
+	if (g->deliberate)
+		a->kept++;
+	else if (g->harmless)
+		a->harmless++;
+	else if (g->accepted)
+		a->accepted++;
+	else
+		a->leaks++;
+}
+
+/*
+ * The "inherit" lines of an exec, kept until it is known to have
+ * happened.  A shell that searches PATH (dash, bash) calls execve for
+ * each directory until one works, and each call reports the same fds: an
+ * exec line of the same pid, program and command line, with no start
+ * line between, says that the one before failed, and its lines are
+ * dropped.  The others are counted at the next start line of the pid, at
+ * another exec of its, or at the end of the log.
+ */
+struct pending {
+	long pid;
+	char *key; /* the program and the command line */
+	char **lines;
+	size_t n;
+};
+
+static struct pending *pending_of(struct audit *a, long pid)
+{
+	size_t i;
+
+	for (i = 0; i < a->npending; i++)
+		if (a->pending[i].pid == pid)
+			return &a->pending[i];
+	return NULL;
+}
+
+/* Count p's lines (drop them, if not count), and forget p. */
+static void pending_end(struct audit *a, struct pending *p, bool count)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		if (count)
+			read_inherit(a, p->lines[i]);
+		free(p->lines[i]);
+	}
+	free(p->lines);
+	free(p->key);
+	*p = a->pending[--a->npending];
+}
+
+static void pending_exec(struct audit *a, long pid, const char *line)
+{
+	struct pending *p = pending_of(a, pid);
+	char program[512], args[512], key[1100];
+
+	if (!field(line, "program", program, sizeof(program)))
+		program[0] = '\0';
+	argv_text(line, args, sizeof(args), sizeof(args) - 1);
+	snprintf(key, sizeof(key), "%s\n%s", program, args);
+	if (p)
+		pending_end(a, p, strcmp(p->key, key) != 0);
+	a->pending = realloc(a->pending,
+			     (a->npending + 1) * sizeof(*a->pending));
+	if (!a->pending)
+		abort();
+	p = &a->pending[a->npending++];
+	*p = (struct pending){ .pid = pid, .key = strdup(key) };
+	if (!p->key)
+		abort();
+}
+
 void audit_read(struct audit *a, FILE *in)
 {
 	/* A line is at most REPORT_LINE_MAX (4096) bytes: room to spare. */
-	char line[8192], who[1536], what[1536], program[512], exec[512];
-	char argv0[256], deliberate[8], target[512], args[512], inode[32];
-	size_t i, inode_at;
+	char line[8192];
+	struct pending *p;
+	long pid;
 
 	a->tree.log++;
 	while (fgets(line, sizeof(line), in)) {
-		struct group *g = NULL;
-
 		if (!strstr(line, "\"libcloexec\":1") || !whole(line))
 			continue;
 		if (strstr(line, "\"event\":\"lost\"")) {
 			read_lost(a, line);
 			continue;
 		}
+		pid = number(line, "pid");
+		if (strstr(line, "\"event\":\"exec\"") &&
+		    !strstr(line, "\"spawn\":true"))
+			pending_exec(a, pid, line);
+		else if (strstr(line, "\"event\":\"start\"") &&
+			 (p = pending_of(a, pid)))
+			pending_end(a, p, true);
 		if (tree_line(&a->tree, line))
 			continue;
-		tree_handed(&a->tree, line);
-		/* The caller's fds, handed down: said once, apart. */
-		if (field(line, "created_by", target, sizeof(target)) &&
-		    !strcmp(target, "inherited") &&
-		    field(line, "target", target, sizeof(target)) &&
-		    from_caller(&a->tree, target, a->tree.log))
+		p = pending_of(a, pid);
+		if (!p) {
+			read_inherit(a, line);
 			continue;
-		if (!field(line, "program", program, sizeof(program)))
-			strcpy(program, "?");
-		if (!field(line, "exec", exec, sizeof(exec)))
-			strcpy(exec, "?");
-		if (!field(line, "argv0", argv0, sizeof(argv0)))
-			strcpy(argv0, "?");
-		/* The command line is shown, but is no part of the key. */
-		argv_text(line, args, sizeof(args), 72);
-		if (args[0])
-			snprintf(who, sizeof(who), "%s started %s", program,
-				 exec);
-		else
-			snprintf(who, sizeof(who), "%s started %s (%s)",
-				 program, exec, argv0);
-		describe(line, what, sizeof(what), inode, &inode_at);
-		field(line, "deliberate", deliberate, sizeof(deliberate));
-		for (i = 0; i < a->ngroups && !g; i++)
-			if (!strcmp(a->groups[i].who, who) &&
-			    !strcmp(a->groups[i].what, what) &&
-			    a->groups[i].inode_at == inode_at)
-				g = &a->groups[i];
-		if (!g) {
-			a->groups = realloc(a->groups,
-					    (a->ngroups + 1) * sizeof(*g));
-			if (!a->groups)
-				abort();
-			g = &a->groups[a->ngroups++];
-			g->who = strdup(who);
-			g->what = strdup(what);
-			if (!g->who || !g->what)
-				abort();
-			g->deliberate = !strcmp(deliberate, "true");
-			g->harmless = !g->deliberate &&
-				      field(line, "target", target,
-					    sizeof(target)) &&
-				      !strcmp(target, "/dev/null");
-			g->count = 0;
-			g->rule = NULL;
-			g->accepted = false;
-			g->argv = strdup(args);
-			g->other_argv = false;
-			g->inodes = NULL;
-			g->ninodes = 0;
-			g->inode_at = inode_at;
-			if (!g->argv)
-				abort();
-			if (!g->deliberate && !g->harmless)
-				leak_group(a, g, line);
 		}
-		g->count++;
-		g->other_argv |= strcmp(g->argv, args) != 0;
-		add_inode(g, inode);
-		if (g->deliberate)
-			a->kept++;
-		else if (g->harmless)
-			a->harmless++;
-		else if (g->accepted)
-			a->accepted++;
-		else
-			a->leaks++;
+		p->lines = realloc(p->lines, (p->n + 1) * sizeof(char *));
+		if (!p->lines || !(p->lines[p->n] = strdup(line)))
+			abort();
+		p->n++;
 	}
+	while (a->npending)
+		pending_end(a, &a->pending[0], true);
 }
 
 /*
