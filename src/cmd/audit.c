@@ -1189,6 +1189,8 @@ void audit_read(struct audit *a, FILE *in)
 	}
 	while (a->npending)
 		pending_end(a, &a->pending[0], true);
+	free(a->pending);
+	a->pending = NULL;
 }
 
 /*
