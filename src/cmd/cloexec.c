@@ -74,6 +74,7 @@ static const char usage_text[] =
 	"program\n"
 	"                         handed to the programs it started\n"
 	"  -C, --check            as --audit, and exit 120 if anything leaked\n"
+	"                         or is unexplained (from a program not audited)\n"
 	"      --leak-status=N    with --check, exit N instead of 120 on a leak\n"
 	"  -v, --verbose          with --audit, --check or --summarize, list\n"
 	"                         the fds passed on purpose too, not only leaks\n"
