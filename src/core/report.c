@@ -1050,6 +1050,16 @@ void report_inherited(const char *path, char *const argv[],
 		sys_close(r.sock);
 }
 
+/* "/proc/self/fd/N", without stdio. */
+static void fd_link(char *buf, size_t size, int fd)
+{
+	struct line l = { .buf = buf, .size = size - 1 };
+
+	put_raw(&l, "/proc/self/fd/");
+	put_decimal(&l, fd);
+	buf[l.overflow ? 0 : l.len] = '\0';
+}
+
 /* "event":"received": an fd the process holds, inheritable, at start. */
 static int report_received(int fd, void *ctx)
 {
@@ -1063,7 +1073,7 @@ static int report_received(int fd, void *ctx)
 
 	if (flags < 0 || (flags & FD_CLOEXEC) || fd == r->named)
 		return 0;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	fd_link(link, sizeof(link), fd);
 	n = sys_call(SYS_readlinkat, AT_FDCWD, link, target,
 		     sizeof(target) - 1, 0);
 	target[n > 0 ? n : 0] = '\0';
