@@ -208,6 +208,10 @@ SHELL_TESTS = \
 	tests/cmd/keeplog.test \
 	tests/cmd/auditfd.test \
 	tests/cmd/output.test \
+	tests/cmd/records.test \
+	tests/cmd/baseline.test \
+	tests/cmd/people.test \
+	tests/cmd/tree.test \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
 	tests/cmd/servers.test \

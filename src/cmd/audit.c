@@ -6,12 +6,19 @@
  */
 #include "config.h"
 
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "audit.h"
@@ -55,26 +62,235 @@ static bool field(const char *line, const char *name, char *buf, size_t size)
 	return true;
 }
 
+bool audit_resolve;
+
+/*
+ * A C++ name as people read it: libstdc++'s __cxa_demangle, found at run
+ * time, so that neither the library nor cloexec links libstdc++ (a C
+ * program's audit needs no C++ runtime).  name+0x42 keeps its offset.
+ * Into buf; the name as it is where it is not a C++ one.
+ */
+static const char *demangle(const char *symbol, char *buf, size_t size)
+{
+	typedef char *demangle_fn(const char *, char *, size_t *, int *);
+	static demangle_fn *fn;
+	static bool tried;
+	const char *plus = strrchr(symbol, '+');
+	size_t n = plus ? (size_t)(plus - symbol) : strlen(symbol);
+	char name[256];
+	char *out;
+	int status = -1;
+
+	if (strncmp(symbol, "_Z", 2) || n >= sizeof(name))
+		return symbol;
+	if (!tried) {
+		void *lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+
+		tried = true;
+		if (lib)
+			fn = (demangle_fn *)dlsym(lib, "__cxa_demangle");
+	}
+	if (!fn)
+		return symbol;
+	memcpy(name, symbol, n);
+	name[n] = '\0';
+	out = fn(name, NULL, NULL, &status);
+	if (!out || status)
+		return symbol;
+	snprintf(buf, size, "%s%s", out, plus ? plus : "");
+	free(out);
+	return buf;
+}
+
+/* addr2line's answers, once per object and offset. */
+struct resolved {
+	char *key, *text;
+	struct resolved *next;
+};
+
+/*
+ * OBJECT+OFFSET as FILE:LINE, by addr2line (binutils), where the object
+ * has debug info; else how to get there, in a few words.  Run without
+ * the library and the audit's variables: it is not part of the audit.
+ */
+static const char *resolve(const char *object, const char *offset)
+{
+	static struct resolved *cache;
+	static int have_addr2line = -1;
+	extern char **environ;
+	char key[600], text[700], out[512] = "";
+	char *argv[] = { "addr2line", "-e", (char *)object, (char *)offset,
+			 NULL };
+	char **env;
+	struct resolved *r;
+	posix_spawn_file_actions_t fa;
+	size_t n = 0, i;
+	int pipefd[2], status;
+	ssize_t got;
+	pid_t pid;
+
+	snprintf(key, sizeof(key), "%s+%s", object, offset);
+	for (r = cache; r; r = r->next)
+		if (!strcmp(r->key, key))
+			return r->text;
+	for (env = environ; *env; env++)
+		n++;
+	env = calloc(n + 1, sizeof(*env));
+	if (!env)
+		abort();
+	for (i = n = 0; environ[i]; i++)
+		if (strncmp(environ[i], "LD_PRELOAD=", 11) &&
+		    strncmp(environ[i], "CLOEXEC_", 8))
+			env[n++] = environ[i];
+	if (have_addr2line && pipe2(pipefd, O_CLOEXEC) == 0) {
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY,
+						 0);
+		if (posix_spawnp(&pid, "addr2line", &fa, NULL, argv, env)) {
+			have_addr2line = 0;
+			pid = -1;
+		}
+		posix_spawn_file_actions_destroy(&fa);
+		close(pipefd[1]);
+		n = 0;
+		while (pid > 0 && n + 1 < sizeof(out) &&
+		       (got = read(pipefd[0], out + n, sizeof(out) - 1 - n)) >
+			       0)
+			n += (size_t)got;
+		out[n] = '\0';
+		close(pipefd[0]);
+		if (pid > 0 && waitpid(pid, &status, 0) == pid &&
+		    WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			have_addr2line = 0;
+		else if (pid > 0)
+			have_addr2line = 1;
+	}
+	free(env);
+	out[strcspn(out, "\n")] = '\0';
+	/* " (discriminator 2)" says nothing to a reader. */
+	out[strcspn(out, " ")] = '\0';
+	if (out[0] && strncmp(out, "??", 2) && !strstr(out, ":0") &&
+	    !strstr(out, ":?"))
+		snprintf(text, sizeof(text), "%s (%s+%s)", out, object,
+			 offset);
+	else if (have_addr2line)
+		snprintf(text, sizeof(text),
+			 "%s+%s (no debug info: install its -dbgsym package "
+			 "or build it with -g, then addr2line -e %s %s)",
+			 object, offset, object, offset);
+	else
+		snprintf(text, sizeof(text),
+			 "%s+%s (for file:line, install binutils and run "
+			 "addr2line -e %s %s)",
+			 object, offset, object, offset);
+	r = malloc(sizeof(*r));
+	if (!r || !(r->key = strdup(key)) || !(r->text = strdup(text)))
+		abort();
+	r->next = cache;
+	cache = r;
+	return r->text;
+}
+
+/*
+ * The "argv" array of a line as a person reads a command line, each
+ * word quoted where it has to be, cut to about max bytes with "...".
+ */
+static void argv_text(const char *line, char *buf, size_t size, size_t max)
+{
+	const char *p = strstr(line, "\"argv\":[");
+	char word[512];
+	size_t n = 0, w;
+
+	buf[0] = '\0';
+	if (!p)
+		return;
+	for (p += 8; *p == '"';) {
+		bool quote;
+
+		for (w = 0, p++; *p && *p != '"'; p++) {
+			char c = *p;
+
+			if (*p == '\\' && p[1] == 'u' && strlen(p) >= 6) {
+				c = (char)strtol((char[3]){ p[4], p[5], 0 },
+						 NULL, 16);
+				p += 5;
+			} else if (*p == '\\' && p[1]) {
+				c = *++p;
+			}
+			if (w + 1 < sizeof(word))
+				word[w++] = c;
+		}
+		word[w] = '\0';
+		if (*p == '"')
+			p++;
+		if (*p == ',')
+			p++;
+		quote = !w || word[strspn(word, "abcdefghijklmnopqrstuvwxyz"
+						"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						"0123456789_-./=:,+@%")];
+		n += (size_t)snprintf(buf + n, size > n ? size - n : 0,
+				      "%s%s%s%s", n ? " " : "",
+				      quote ? "\"" : "", word,
+				      quote ? "\"" : "");
+		if (n >= size)
+			break;
+	}
+	if (strlen(buf) > max)
+		strcpy(buf + max - 3, "...");
+}
+
 struct group {
 	char *who;  /* "PROGRAM started EXEC (ARGV0)" */
 	char *what; /* the fd, described */
+	char *rule; /* the baseline line that accepts it (--write-baseline) */
+	char *argv; /* the first command line, as people read it */
+	bool other_argv; /* and others were seen */
+	char **inodes; /* the distinct inodes of its target, if any */
+	size_t ninodes;
+	size_t inode_at; /* where in what they go: at its "[]"'s "]" */
 	bool deliberate;
+	bool accepted; /* a leak that the baseline accepts */
 	bool harmless; /* /dev/null: anyone may open it, it holds nothing */
 	int count;
 };
 
-static void describe(const char *line, char *what, size_t size)
+static void describe(const char *line, char *what, size_t size, char *inode,
+		     size_t *inode_at)
 {
 	char fd[16] = "?", kind[32] = "", target[512] = "", call[64] = "";
 	char family[16] = "", socktype[16] = "", local[160] = "";
 	char peer[160] = "", symbol[256] = "", object[512] = "";
-	char offset[32] = "", reason[128] = "";
+	char offset[32] = "", reason[128] = "", plain[1024];
+	char *open;
 	size_t n;
 
 	field(line, "fd", fd, sizeof(fd));
 	field(line, "kind", kind, sizeof(kind));
 	field(line, "target", target, sizeof(target));
+	/*
+	 * socket:[123] and pipe:[123]: the inode goes to inode, and out of
+	 * the description, which says where it was (*inode_at), so that the
+	 * rows that differ only by it are one.
+	 */
+	inode[0] = '\0';
+	*inode_at = 0;
+	open = strchr(target, '[');
+	if (target[0] != '/' && open && open[1] != ']' &&
+	    open[1 + strspn(open + 1, "0123456789")] == ']' &&
+	    strspn(open + 1, "0123456789") < 32) {
+		snprintf(inode, 32, "%.*s", (int)strspn(open + 1, "0123456789"),
+			 open + 1);
+		memmove(open + 1, open + 1 + strlen(inode),
+			strlen(open + 1 + strlen(inode)) + 1);
+		*inode_at = strlen(fd) + strlen(kind) + 6 +
+			    (size_t)(open + 1 - target);
+	}
 	n = (size_t)snprintf(what, size, "fd %s, %s %s", fd, kind, target);
+	if (*inode_at >= strlen(what) || what[*inode_at] != ']') {
+		inode[0] = '\0';
+		*inode_at = 0;
+	}
 	if (field(line, "family", family, sizeof(family))) {
 		field(line, "socktype", socktype, sizeof(socktype));
 		n += (size_t)snprintf(what + n, size > n ? size - n : 0,
@@ -96,7 +312,14 @@ static void describe(const char *line, char *what, size_t size)
 	else if (field(line, "caller_symbol", symbol, sizeof(symbol)) &&
 		 field(line, "caller_object", object, sizeof(object)))
 		snprintf(what + n, size > n ? size - n : 0,
-			 ", made by %s() in %s (%s)", call, symbol, object);
+			 ", made by %s() in %s (%s)", call,
+			 demangle(symbol, plain, sizeof(plain)), object);
+	else if (field(line, "caller_object", object, sizeof(object)) &&
+		 field(line, "caller_offset", offset, sizeof(offset)) &&
+		 audit_resolve)
+		snprintf(what + n, size > n ? size - n : 0,
+			 ", made by %s() at %s", call,
+			 resolve(object, offset));
 	else if (field(line, "caller_object", object, sizeof(object)) &&
 		 field(line, "caller_offset", offset, sizeof(offset)))
 		snprintf(what + n, size > n ? size - n : 0,
@@ -105,17 +328,494 @@ static void describe(const char *line, char *what, size_t size)
 		snprintf(what + n, size > n ? size - n : 0, ", made by %s()",
 			 call);
 	n = strlen(what);
-	if (field(line, "reason", reason, sizeof(reason)))
+	/* "inherited at start" says it already. */
+	if (strcmp(call, "inherited") &&
+	    field(line, "reason", reason, sizeof(reason)))
 		snprintf(what + n, size > n ? size - n : 0, ": %s", reason);
+}
+
+/*
+ * The baseline (doc/audit.md): leaks a team has accepted, one a line,
+ *
+ *	leak program=/usr/bin/mawk call=open caller=/usr/bin/mawk+0x1b234
+ *	leak program=/usr/sbin/nginx kind=socket target=socket:\[*\]
+ *
+ * each KEY=PATTERN an fnmatch(3) pattern that the record's value must
+ * match, all of them; a blank, a tab or a backslash in a pattern is
+ * written with a backslash, as fnmatch reads it.
+ */
+enum rule_key {
+	KEY_PROGRAM,
+	KEY_EXEC,
+	KEY_CALL,
+	KEY_CALLER,
+	KEY_KIND,
+	KEY_TARGET,
+	KEY_FD,
+	NKEYS
+};
+
+static const char *const key_names[NKEYS] = {
+	"program", "exec", "call", "caller", "kind", "target", "fd",
+};
+
+struct rule {
+	char *pattern[NKEYS]; /* NULL: any value */
+};
+
+/*
+ * A record's value for each key.  The caller is the symbol where there is
+ * one (main+0x42), else the object and the offset (/usr/bin/mawk+0x1b234),
+ * which stay the same from run to run, unlike the address.
+ */
+static void rule_values(const char *line, char values[NKEYS][768])
+{
+	char symbol[256], object[512], offset[32];
+
+	if (!field(line, "program", values[KEY_PROGRAM], 768))
+		values[KEY_PROGRAM][0] = '\0';
+	if (!field(line, "exec", values[KEY_EXEC], 768))
+		values[KEY_EXEC][0] = '\0';
+	if (!field(line, "created_by", values[KEY_CALL], 768))
+		values[KEY_CALL][0] = '\0';
+	if (!field(line, "kind", values[KEY_KIND], 768))
+		values[KEY_KIND][0] = '\0';
+	if (!field(line, "target", values[KEY_TARGET], 768))
+		values[KEY_TARGET][0] = '\0';
+	if (!field(line, "fd", values[KEY_FD], 768))
+		values[KEY_FD][0] = '\0';
+	values[KEY_CALLER][0] = '\0';
+	if (field(line, "caller_symbol", symbol, sizeof(symbol)))
+		snprintf(values[KEY_CALLER], 768, "%s", symbol);
+	else if (field(line, "caller_object", object, sizeof(object)) &&
+		 field(line, "caller_offset", offset, sizeof(offset)))
+		snprintf(values[KEY_CALLER], 768, "%s+%s", object, offset);
+}
+
+static bool rule_matches(const struct rule *r, char values[NKEYS][768])
+{
+	int k;
+
+	for (k = 0; k < NKEYS; k++)
+		if (r->pattern[k] && fnmatch(r->pattern[k], values[k], 0))
+			return false;
+	return true;
+}
+
+/* s with the characters fnmatch and the baseline's syntax read escaped. */
+static void put_escaped(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("*?[]\\ \t", *s))
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+/* ", socket:[12345]" -> "socket:\[*\]": the inode differs every run. */
+static void put_target(FILE *out, const char *target)
+{
+	const char *open = strchr(target, '[');
+	size_t n = open ? strspn(open + 1, "0123456789") : 0;
+
+	if (target[0] == '/' || !open || !n || strcmp(open + 1 + n, "]")) {
+		put_escaped(out, target);
+		return;
+	}
+	for (; target < open; target++)
+		put_escaped(out, (char[2]){ *target, 0 });
+	fputs("\\[*\\]", out);
+}
+
+/*
+ * The baseline line that accepts this leak: by the call and its caller
+ * where the library saw the fd made, else by the kind and the target.
+ */
+static char *rule_for(const char *line)
+{
+	char values[NKEYS][768], symbol[256];
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	char *plus;
+
+	if (!out)
+		abort();
+	rule_values(line, values);
+	fputs("leak program=", out);
+	put_escaped(out, values[KEY_PROGRAM]);
+	if (values[KEY_CALL][0] && values[KEY_CALLER][0] &&
+	    strcmp(values[KEY_CALL], "inherited")) {
+		fputs(" call=", out);
+		put_escaped(out, values[KEY_CALL]);
+		fputs(" caller=", out);
+		/* main+0x42: the function, at any offset (another build). */
+		if (field(line, "caller_symbol", symbol, sizeof(symbol)) &&
+		    (plus = strrchr(symbol, '+'))) {
+			*plus = '\0';
+			put_escaped(out, symbol);
+			fputs("+*", out);
+		} else {
+			put_escaped(out, values[KEY_CALLER]);
+		}
+	} else {
+		fputs(" kind=", out);
+		put_escaped(out, values[KEY_KIND]);
+		fputs(" target=", out);
+		put_target(out, values[KEY_TARGET]);
+	}
+	if (fclose(out))
+		abort();
+	return text;
+}
+
+/*
+ * The tree, from the "start", "received", "exec" and "inherit" lines
+ * (doc/audit.md), and cloexec's own "audit" line: which processes
+ * reported, which programs were started and never did, and the fds a
+ * process was given that no audited parent reported handing it.  Each
+ * line has its log's number and its place in it: a pid of another log
+ * is another process, and a parent's line comes before its child's.
+ */
+struct proc_line {
+	long pid, ppid, fd;
+	int log;
+	long seq;
+	bool spawn; /* an exec's: at a spawn; a received: unexplained */
+	char *program, *exec, *kind, *target, *args;
+};
+
+struct lines {
+	struct proc_line *v;
+	size_t n;
+};
+
+struct tree {
+	struct lines roots, starts, received, execs, handed, caller;
+	int log;
+	long seq;
+};
+
+static void lines_add(struct lines *l, const struct proc_line *p)
+{
+	l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
+	if (!l->v)
+		abort();
+	l->v[l->n++] = *p;
+}
+
+static long number(const char *line, const char *name)
+{
+	char buf[32];
+
+	return field(line, name, buf, sizeof(buf)) ? strtol(buf, NULL, 10)
+						   : -1;
+}
+
+static char *text_field(const char *line, const char *name)
+{
+	char buf[1024];
+	char *copy = strdup(field(line, name, buf, sizeof(buf)) ? buf : "");
+
+	if (!copy)
+		abort();
+	return copy;
+}
+
+static struct proc_line proc_line(struct tree *t, const char *line)
+{
+	struct proc_line p = {
+		.pid = number(line, "pid"),
+		.ppid = number(line, "ppid"),
+		.fd = number(line, "fd"),
+		.log = t->log,
+		.seq = t->seq,
+		.spawn = strstr(line, "\"spawn\":true") != NULL,
+		.program = text_field(line, "program"),
+		.exec = text_field(line, "exec"),
+		.kind = text_field(line, "kind"),
+		.target = text_field(line, "target"),
+	};
+	char args[512];
+
+	argv_text(line, args, sizeof(args), 72);
+	p.args = strdup(args);
+	if (!p.args)
+		abort();
+	return p;
+}
+
+static void proc_free(struct proc_line *p)
+{
+	free(p->program);
+	free(p->exec);
+	free(p->kind);
+	free(p->target);
+	free(p->args);
+}
+
+/* An fd the caller of cloexec had: its target is one of the root's. */
+static bool from_caller(const struct tree *t, const char *target, int log)
+{
+	size_t i;
+
+	for (i = 0; i < t->caller.n; i++)
+		if (t->caller.v[i].log == log &&
+		    !strcmp(t->caller.v[i].target, target))
+			return true;
+	return false;
+}
+
+static bool is_root(const struct tree *t, long pid, int log)
+{
+	size_t i;
+
+	for (i = 0; i < t->roots.n; i++)
+		if (t->roots.v[i].log == log && t->roots.v[i].pid == pid)
+			return true;
+	return false;
+}
+
+/*
+ * A line of the tree's, kept; true if it was one.  An fd that the root
+ * (cloexec) held at start is the caller's: kept once, apart.
+ */
+static bool tree_line(struct tree *t, const char *line)
+{
+	struct proc_line p;
+	struct lines *to;
+
+	t->seq++;
+	if (strstr(line, "\"event\":\"audit\""))
+		to = &t->roots;
+	else if (strstr(line, "\"event\":\"start\""))
+		to = &t->starts;
+	else if (strstr(line, "\"event\":\"received\""))
+		to = &t->received;
+	else if (strstr(line, "\"event\":\"exec\""))
+		to = &t->execs;
+	else
+		return false;
+	p = proc_line(t, line);
+	if (to == &t->received && is_root(t, p.pid, t->log)) {
+		if (from_caller(t, p.target, t->log)) {
+			proc_free(&p);
+			return true;
+		}
+		to = &t->caller;
+	}
+	lines_add(to, &p);
+	return true;
+}
+
+/* An "inherit" line: who handed which fd, for explaining the received. */
+static void tree_handed(struct tree *t, const char *line)
+{
+	struct proc_line p = {
+		.pid = number(line, "pid"),
+		.fd = number(line, "fd"),
+		.log = t->log,
+		.seq = t->seq,
+	};
+
+	lines_add(&t->handed, &p);
+}
+
+/*
+ * Whether an audited process handed r's fd to it: the same process
+ * before its exec, or its parent at a spawn or before its fork's exec,
+ * reported it, earlier in the same log.
+ */
+static bool explained(const struct tree *t, const struct proc_line *r)
+{
+	size_t i;
+
+	for (i = 0; i < t->handed.n; i++) {
+		const struct proc_line *h = &t->handed.v[i];
+
+		if (h->log == r->log && h->fd == r->fd && h->seq < r->seq &&
+		    (h->pid == r->pid || h->pid == r->ppid))
+			return true;
+	}
+	return false;
+}
+
+/* The program a pid ran, as far as the log knows, or "?". */
+static const char *program_of(const struct tree *t, long pid, int log)
+{
+	size_t i;
+
+	for (i = t->execs.n; i-- > 0;)
+		if (t->execs.v[i].log == log && t->execs.v[i].pid == pid &&
+		    !t->execs.v[i].spawn)
+			return t->execs.v[i].exec;
+	for (i = 0; i < t->starts.n; i++)
+		if (t->starts.v[i].log == log && t->starts.v[i].pid == pid)
+			return t->starts.v[i].program;
+	return "?";
+}
+
+/* The command line of a pid's start line, or "". */
+static const char *args_of(const struct tree *t, long pid, int log)
+{
+	size_t i;
+
+	for (i = 0; i < t->starts.n; i++)
+		if (t->starts.v[i].log == log && t->starts.v[i].pid == pid)
+			return t->starts.v[i].args;
+	return "";
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * Whether the program that e started reported: a start line of the same
+ * pid after an exec, of a child of it after a spawn (the same program,
+ * by its path or its name).  A path that is not an executable file now
+ * was an exec that failed (a shell's search of PATH), not a program.
+ */
+static bool reported(const struct tree *t, const struct proc_line *e)
+{
+	char real[PATH_MAX];
+	size_t i;
+
+	if (e->exec[0] != '/' || access(e->exec, X_OK))
+		return true;
+	if (!realpath(e->exec, real))
+		snprintf(real, sizeof(real), "%s", e->exec);
+	for (i = 0; i < t->starts.n; i++) {
+		const struct proc_line *s = &t->starts.v[i];
+
+		if (s->log != e->log)
+			continue;
+		if (!e->spawn && s->pid == e->pid)
+			return true;
+		if (e->spawn && s->ppid == e->pid &&
+		    (!strcmp(s->program, real) ||
+		     !strcmp(base_name(s->program), base_name(e->exec))))
+			return true;
+	}
+	return false;
+}
+
+/* "fd 3, file /etc/hostname" and the like, for the tree's rows. */
+static void print_fd(FILE *out, const struct proc_line *r)
+{
+	fprintf(out, "fd %ld, %s %s", r->fd, r->kind, r->target);
+}
+
+/*
+ * The unexplained fds (which fail --check), the programs that never
+ * reported, and, verbose, the caller's fds and how many processes were
+ * audited.  Returns how many unexplained fds.
+ */
+static int print_tree(struct tree *t, FILE *out, bool verbose)
+{
+	size_t i, j;
+	int unexplained = 0, unaudited = 0, shown = 0;
+
+	for (i = 0; i < t->received.n; i++) {
+		struct proc_line *r = &t->received.v[i];
+
+		r->spawn = !explained(t, r) &&
+			   !from_caller(t, r->target, r->log);
+		unexplained += r->spawn;
+	}
+	/* Each fd once, with how many processes held it so. */
+	for (i = 0; i < t->received.n; i++) {
+		const struct proc_line *r = &t->received.v[i];
+		int count = 0;
+
+		if (!r->spawn)
+			continue;
+		for (j = 0; j < t->received.n; j++) {
+			const struct proc_line *o = &t->received.v[j];
+
+			if (!o->spawn || o->fd != r->fd ||
+			    strcmp(o->program, r->program) ||
+			    strcmp(o->target, r->target))
+				continue;
+			if (j < i)
+				break;
+			count++;
+		}
+		if (j < t->received.n)
+			continue;
+		if (!shown++)
+			fprintf(out, "  unexplained: given by a program that "
+				     "was not audited:\n");
+		fprintf(out, "    %dx UNEXPLAINED ", count);
+		print_fd(out, r);
+		fprintf(out, ", held at start by %s (pid %ld: %s), from pid "
+			     "%ld (%s)\n",
+			r->program, r->pid, args_of(t, r->pid, r->log),
+			r->ppid, program_of(t, r->ppid, r->log));
+	}
+	for (i = 0; i < t->execs.n; i++) {
+		const struct proc_line *e = &t->execs.v[i];
+
+		if (reported(t, e))
+			continue;
+		for (j = 0; j < i; j++)
+			if (!strcmp(t->execs.v[j].exec, e->exec) &&
+			    !reported(t, &t->execs.v[j]))
+				break;
+		if (j < i)
+			continue;
+		if (!unaudited++)
+			fprintf(out, "  not audited (static, setuid, or of "
+				     "another C library): what it handed on "
+				     "is unexplained:\n");
+		fprintf(out, "    %s (pid %ld: %s)\n", e->exec, e->pid,
+			e->args);
+	}
+	if (verbose && t->caller.n) {
+		fprintf(out, "  open when cloexec started (the caller's, "
+			     "not checked):\n");
+		for (i = 0; i < t->caller.n; i++) {
+			fprintf(out, "    ");
+			print_fd(out, &t->caller.v[i]);
+			fputc('\n', out);
+		}
+	}
+	if (verbose)
+		fprintf(out, "  %zu process%s audited\n", t->starts.n,
+			t->starts.n == 1 ? "" : "es");
+	return unexplained;
+}
+
+static void tree_free(struct tree *t)
+{
+	struct lines *all[] = { &t->roots, &t->starts, &t->received,
+				&t->execs, &t->caller };
+	size_t i, j;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		for (j = 0; j < all[i]->n; j++)
+			proc_free(&all[i]->v[j]);
+		free(all[i]->v);
+	}
+	free(t->handed.v);
 }
 
 /* The groups of every log read so far. */
 struct audit {
 	struct group *groups;
 	size_t ngroups;
-	int leaks, kept, harmless;
+	struct rule *rules; /* the baseline's */
+	size_t nrules;
+	FILE *write_baseline; /* --write-baseline: where its lines go */
+	int leaks, kept, harmless, accepted;
 	int lost; /* lines the programs said they could not write */
 	char *lost_said[3]; /* the first few of those notices, described */
+	struct tree tree; /* the processes, for the fds nobody explains */
+	struct pending *pending; /* the lines of execs not yet known to be */
+	size_t npending;
 };
 
 /*
@@ -160,6 +860,154 @@ static void read_lost(struct audit *a, const char *line)
 	a->lost_said[i] = strdup(said);
 }
 
+/* One more inode of a group's target, if it is a new one. */
+static void add_inode(struct group *g, const char *inode)
+{
+	size_t i;
+
+	if (!inode[0])
+		return;
+	for (i = 0; i < g->ninodes; i++)
+		if (!strcmp(g->inodes[i], inode))
+			return;
+	g->inodes = realloc(g->inodes, (g->ninodes + 1) * sizeof(char *));
+	if (!g->inodes || !(g->inodes[g->ninodes] = strdup(inode)))
+		abort();
+	g->ninodes++;
+}
+
+/*
+ * A group's description with its inode back in place: the one, or "*"
+ * and how many where rows that differ only by it were merged.
+ */
+static void print_what(FILE *out, const struct group *g)
+{
+	size_t i;
+
+	if (!g->ninodes) {
+		fprintf(out, "%s\n", g->what);
+		return;
+	}
+	fprintf(out, "%.*s%s]", (int)g->inode_at, g->what,
+		g->ninodes == 1 ? g->inodes[0] : "*");
+	if (g->ninodes > 1)
+		fprintf(out, " (%zu of them)", g->ninodes);
+	fprintf(out, "%s\n", g->what + g->inode_at + 1);
+	for (i = 0; i < g->ninodes; i++)
+		free(g->inodes[i]);
+	free(g->inodes);
+}
+
+/* A leak: whether the baseline accepts it, and the line that would. */
+static void leak_group(struct audit *a, struct group *g, const char *line)
+{
+	char values[NKEYS][768];
+	size_t i;
+
+	rule_values(line, values);
+	for (i = 0; i < a->nrules && !g->accepted; i++)
+		g->accepted = rule_matches(&a->rules[i], values);
+	if (a->write_baseline)
+		g->rule = rule_for(line);
+}
+
+/* One baseline line into r; false, with *why, if it is not one. */
+static bool parse_rule(char *text, struct rule *r, const char **why)
+{
+	char *p = text, *word, *eq;
+	int k;
+
+	memset(r, 0, sizeof(*r));
+	p += strspn(p, " \t");
+	if (strncmp(p, "leak", 4) || (p[4] != ' ' && p[4] != '\t')) {
+		*why = "a line starts with \"leak\"";
+		return false;
+	}
+	p += 4;
+	for (;;) {
+		p += strspn(p, " \t");
+		if (!*p)
+			break;
+		/* A word ends at a blank that no backslash escapes. */
+		word = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p += *p == '\\' && p[1] ? 2 : 1;
+		if (*p)
+			*p++ = '\0';
+		eq = strchr(word, '=');
+		if (!eq || eq == word || !eq[1]) {
+			*why = "KEY=PATTERN expected";
+			return false;
+		}
+		*eq = '\0';
+		for (k = 0; k < NKEYS && strcmp(word, key_names[k]); k++)
+			;
+		if (k == NKEYS) {
+			*why = "unknown key (program, exec, call, caller, "
+			       "kind, target, fd)";
+			return false;
+		}
+		r->pattern[k] = strdup(eq + 1);
+		if (!r->pattern[k])
+			abort();
+	}
+	for (k = 0; k < NKEYS && !r->pattern[k]; k++)
+		;
+	if (k == NKEYS) {
+		*why = "a rule names at least one KEY=PATTERN";
+		return false;
+	}
+	return true;
+}
+
+int audit_use_baseline(struct audit *a, const char *path)
+{
+	FILE *in = fopen(path, "re");
+	char line[4096];
+	const char *why;
+	int n = 0;
+
+	if (!in) {
+		fprintf(stderr, "cloexec: --baseline: '%s': %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), in)) {
+		size_t len = strlen(line);
+		char *p = line + strspn(line, " \t");
+
+		n++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (!*p || *p == '#')
+			continue;
+		a->rules = realloc(a->rules,
+				   (a->nrules + 1) * sizeof(*a->rules));
+		if (!a->rules)
+			abort();
+		if (!parse_rule(p, &a->rules[a->nrules], &why)) {
+			fprintf(stderr, "cloexec: --baseline: %s:%d: %s\n",
+				path, n, why);
+			fclose(in);
+			return -1;
+		}
+		a->nrules++;
+	}
+	if (ferror(in)) {
+		fprintf(stderr, "cloexec: --baseline: cannot read '%s'\n",
+			path);
+		fclose(in);
+		return -1;
+	}
+	fclose(in);
+	return 0;
+}
+
+void audit_write_baseline(struct audit *a, FILE *out)
+{
+	a->write_baseline = out;
+}
+
 struct audit *audit_new(void)
 {
 	struct audit *a = calloc(1, sizeof(*a));
@@ -169,61 +1017,180 @@ struct audit *audit_new(void)
 	return a;
 }
 
+/* An "inherit" line: into its group, counted. */
+static void read_inherit(struct audit *a, const char *line)
+{
+	char who[1536], what[1536], program[512], exec[512];
+	char argv0[256], deliberate[8], target[512], args[512], inode[32];
+	struct group *g = NULL;
+	size_t i, inode_at;
+
+	tree_handed(&a->tree, line);
+	/* The caller's fds, handed down: said once, apart. */
+	if (field(line, "created_by", target, sizeof(target)) &&
+	    !strcmp(target, "inherited") &&
+	    field(line, "target", target, sizeof(target)) &&
+	    from_caller(&a->tree, target, a->tree.log))
+		return;
+	if (!field(line, "program", program, sizeof(program)))
+		strcpy(program, "?");
+	if (!field(line, "exec", exec, sizeof(exec)))
+		strcpy(exec, "?");
+	if (!field(line, "argv0", argv0, sizeof(argv0)))
+		strcpy(argv0, "?");
+	/* The command line is shown, but is no part of the key. */
+	argv_text(line, args, sizeof(args), 72);
+	if (args[0])
+		snprintf(who, sizeof(who), "%s started %s", program, exec);
+	else
+		snprintf(who, sizeof(who), "%s started %s (%s)", program, exec,
+			 argv0);
+	describe(line, what, sizeof(what), inode, &inode_at);
+	field(line, "deliberate", deliberate, sizeof(deliberate));
+	for (i = 0; i < a->ngroups && !g; i++)
+		if (!strcmp(a->groups[i].who, who) &&
+		    !strcmp(a->groups[i].what, what) &&
+		    a->groups[i].inode_at == inode_at)
+			g = &a->groups[i];
+	if (!g) {
+		a->groups = realloc(a->groups, (a->ngroups + 1) * sizeof(*g));
+		if (!a->groups)
+			abort();
+		g = &a->groups[a->ngroups++];
+		g->who = strdup(who);
+		g->what = strdup(what);
+		if (!g->who || !g->what)
+			abort();
+		g->deliberate = !strcmp(deliberate, "true");
+		g->harmless = !g->deliberate &&
+			      field(line, "target", target, sizeof(target)) &&
+			      !strcmp(target, "/dev/null");
+		g->count = 0;
+		g->rule = NULL;
+		g->accepted = false;
+		g->argv = strdup(args);
+		g->other_argv = false;
+		g->inodes = NULL;
+		g->ninodes = 0;
+		g->inode_at = inode_at;
+		if (!g->argv)
+			abort();
+		if (!g->deliberate && !g->harmless)
+			leak_group(a, g, line);
+	}
+	g->count++;
+	g->other_argv |= strcmp(g->argv, args) != 0;
+	add_inode(g, inode);
+	if (g->deliberate)
+		a->kept++;
+	else if (g->harmless)
+		a->harmless++;
+	else if (g->accepted)
+		a->accepted++;
+	else
+		a->leaks++;
+}
+
+/*
+ * The "inherit" lines of an exec, kept until it is known to have
+ * happened.  A shell that searches PATH (dash, bash) calls execve for
+ * each directory until one works, and each call reports the same fds: an
+ * exec line of the same pid, program and command line, with no start
+ * line between, says that the one before failed, and its lines are
+ * dropped.  The others are counted at the next start line of the pid, at
+ * another exec of its, or at the end of the log.
+ */
+struct pending {
+	long pid;
+	char *key; /* the program and the command line */
+	char **lines;
+	size_t n;
+};
+
+static struct pending *pending_of(struct audit *a, long pid)
+{
+	size_t i;
+
+	for (i = 0; i < a->npending; i++)
+		if (a->pending[i].pid == pid)
+			return &a->pending[i];
+	return NULL;
+}
+
+/* Count p's lines (drop them, if not count), and forget p. */
+static void pending_end(struct audit *a, struct pending *p, bool count)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		if (count)
+			read_inherit(a, p->lines[i]);
+		free(p->lines[i]);
+	}
+	free(p->lines);
+	free(p->key);
+	*p = a->pending[--a->npending];
+}
+
+static void pending_exec(struct audit *a, long pid, const char *line)
+{
+	struct pending *p = pending_of(a, pid);
+	char program[512], args[512], key[1100];
+
+	if (!field(line, "program", program, sizeof(program)))
+		program[0] = '\0';
+	argv_text(line, args, sizeof(args), sizeof(args) - 1);
+	snprintf(key, sizeof(key), "%s\n%s", program, args);
+	if (p)
+		pending_end(a, p, strcmp(p->key, key) != 0);
+	a->pending = realloc(a->pending,
+			     (a->npending + 1) * sizeof(*a->pending));
+	if (!a->pending)
+		abort();
+	p = &a->pending[a->npending++];
+	*p = (struct pending){ .pid = pid, .key = strdup(key) };
+	if (!p->key)
+		abort();
+}
+
 void audit_read(struct audit *a, FILE *in)
 {
 	/* A line is at most REPORT_LINE_MAX (4096) bytes: room to spare. */
-	char line[8192], who[1536], what[1536], program[512], exec[512];
-	char argv0[256], deliberate[8], target[512];
-	size_t i;
+	char line[8192];
+	struct pending *p;
+	long pid;
 
+	a->tree.log++;
 	while (fgets(line, sizeof(line), in)) {
-		struct group *g = NULL;
-
 		if (!strstr(line, "\"libcloexec\":1") || !whole(line))
 			continue;
 		if (strstr(line, "\"event\":\"lost\"")) {
 			read_lost(a, line);
 			continue;
 		}
-		if (!field(line, "program", program, sizeof(program)))
-			strcpy(program, "?");
-		if (!field(line, "exec", exec, sizeof(exec)))
-			strcpy(exec, "?");
-		if (!field(line, "argv0", argv0, sizeof(argv0)))
-			strcpy(argv0, "?");
-		snprintf(who, sizeof(who), "%s started %s (%s)", program, exec,
-			 argv0);
-		describe(line, what, sizeof(what));
-		field(line, "deliberate", deliberate, sizeof(deliberate));
-		for (i = 0; i < a->ngroups && !g; i++)
-			if (!strcmp(a->groups[i].who, who) &&
-			    !strcmp(a->groups[i].what, what))
-				g = &a->groups[i];
-		if (!g) {
-			a->groups = realloc(a->groups,
-					    (a->ngroups + 1) * sizeof(*g));
-			if (!a->groups)
-				abort();
-			g = &a->groups[a->ngroups++];
-			g->who = strdup(who);
-			g->what = strdup(what);
-			if (!g->who || !g->what)
-				abort();
-			g->deliberate = !strcmp(deliberate, "true");
-			g->harmless = !g->deliberate &&
-				      field(line, "target", target,
-					    sizeof(target)) &&
-				      !strcmp(target, "/dev/null");
-			g->count = 0;
+		pid = number(line, "pid");
+		if (strstr(line, "\"event\":\"exec\"") &&
+		    !strstr(line, "\"spawn\":true"))
+			pending_exec(a, pid, line);
+		else if (strstr(line, "\"event\":\"start\"") &&
+			 (p = pending_of(a, pid)))
+			pending_end(a, p, true);
+		if (tree_line(&a->tree, line))
+			continue;
+		p = pending_of(a, pid);
+		if (!p) {
+			read_inherit(a, line);
+			continue;
 		}
-		g->count++;
-		if (g->deliberate)
-			a->kept++;
-		else if (g->harmless)
-			a->harmless++;
-		else
-			a->leaks++;
+		p->lines = realloc(p->lines, (p->n + 1) * sizeof(char *));
+		if (!p->lines || !(p->lines[p->n] = strdup(line)))
+			abort();
+		p->n++;
 	}
+	while (a->npending)
+		pending_end(a, &a->pending[0], true);
+	free(a->pending);
+	a->pending = NULL;
 }
 
 /*
@@ -246,6 +1213,57 @@ static void print_lost(struct audit *a, FILE *out)
 }
 
 /*
+ * --write-baseline: a line for each leak, accepted or not (so that a
+ * baseline written again keeps what it had), each once.
+ */
+static void write_rules(struct audit *a)
+{
+	FILE *out = a->write_baseline;
+	size_t i, j;
+
+	fputs("# cloexec baseline: accepted leaks, one a line "
+	      "(doc/audit.md).\n"
+	      "# leak KEY=PATTERN...: program, exec, call, caller, kind, "
+	      "target, fd;\n"
+	      "# each an fnmatch(3) pattern, all to match.\n",
+	      out);
+	for (i = 0; i < a->ngroups; i++) {
+		const char *rule = a->groups[i].rule;
+
+		if (!rule)
+			continue;
+		for (j = 0; j < i; j++)
+			if (a->groups[j].rule &&
+			    !strcmp(a->groups[j].rule, rule))
+				break;
+		if (j == i)
+			fprintf(out, "%s\n", rule);
+	}
+}
+
+/*
+ * The head of a program's groups: who started what, with the command
+ * line of its first group, and whether there were others.
+ */
+static void print_who(FILE *out, const struct group *groups, size_t ngroups,
+		      size_t first)
+{
+	const struct group *g = &groups[first];
+	bool others = false;
+	size_t j;
+
+	for (j = first; j < ngroups; j++)
+		if (groups[j].who && !strcmp(groups[j].who, g->who))
+			others |= groups[j].other_argv ||
+				  strcmp(groups[j].argv, g->argv);
+	if (!g->argv[0])
+		fprintf(out, "  %s:\n", g->who);
+	else
+		fprintf(out, "  %s: %s%s\n", g->who, g->argv,
+			others ? " (and other command lines)" : "");
+}
+
+/*
  * The groups, by the program that handed them on: by default only the
  * leaks, which are what a reader has to act on; verbose, all of them.
  */
@@ -253,17 +1271,21 @@ int audit_print(struct audit *a, FILE *out, bool verbose,
 		struct audit_counts *c)
 {
 	struct group *groups = a->groups;
-	size_t ngroups = a->ngroups, i, j;
-	int leaks = a->leaks;
+	size_t ngroups = a->ngroups, i, j, k;
+	int leaks = a->leaks, unexplained;
 
 	if (c) {
 		c->leaks = a->leaks;
 		c->kept = a->kept;
 		c->harmless = a->harmless;
+		c->accepted = a->accepted;
 		c->lost = a->lost;
 	}
+	if (a->write_baseline)
+		write_rules(a);
 	if (a->lost)
 		print_lost(a, out);
+
 	for (i = 0; i < ngroups; i++) {
 		bool shown = false;
 
@@ -274,16 +1296,23 @@ int audit_print(struct audit *a, FILE *out, bool verbose,
 
 			if (!g->who || strcmp(g->who, groups[i].who))
 				continue;
-			if (verbose || (!g->deliberate && !g->harmless)) {
+			if (verbose ||
+			    (!g->deliberate && !g->harmless && !g->accepted)) {
 				if (!shown)
-					fprintf(out, "  %s:\n", groups[i].who);
+					print_who(out, groups, ngroups, i);
 				shown = true;
-				fprintf(out, "    %dx %s %s\n", g->count,
+				fprintf(out, "    %dx %s ", g->count,
 					g->deliberate ? "on purpose"
 					: g->harmless ? "harmless  "
-						      : "LEAKED    ",
-					g->what);
+					: g->accepted ? "accepted  "
+						      : "LEAKED    ");
+				print_what(out, g);
+			} else {
+				for (k = 0; k < g->ninodes; k++)
+					free(g->inodes[k]);
+				free(g->inodes);
 			}
+			free(g->rule);
 			if (j != i) {
 				free(g->who);
 				g->who = NULL;
@@ -293,9 +1322,22 @@ int audit_print(struct audit *a, FILE *out, bool verbose,
 		free(groups[i].who);
 		groups[i].who = NULL;
 	}
+	for (i = 0; i < ngroups; i++)
+		free(groups[i].argv);
 	free(groups);
+	/* After the leaks: what no audited program explains. */
+	unexplained = print_tree(&a->tree, out, verbose);
+	if (c) {
+		c->unexplained = unexplained;
+		c->caller = (int)a->tree.caller.n;
+	}
+	tree_free(&a->tree);
+	for (i = 0; i < a->nrules; i++)
+		for (j = 0; j < NKEYS; j++)
+			free(a->rules[i].pattern[j]);
+	free(a->rules);
 	free(a);
-	return leaks;
+	return leaks + unexplained;
 }
 
 void audit_counts_text(const struct audit_counts *c, bool verbose,
@@ -304,10 +1346,19 @@ void audit_counts_text(const struct audit_counts *c, bool verbose,
 {
 	size_t n = 0;
 
-	if (c->leaks)
+	if (c->leaks && c->unexplained)
+		snprintf(leaked, leaked_size,
+			 "%d inherited fd%s leaked, %d unexplained", c->leaks,
+			 c->leaks == 1 ? "" : "s", c->unexplained);
+	else if (c->leaks)
 		snprintf(leaked, leaked_size, "%d inherited fd%s leaked",
 			 c->leaks, c->leaks == 1 ? "" : "s");
-	else if (c->kept || c->harmless)
+	else if (c->unexplained)
+		snprintf(leaked, leaked_size,
+			 "%d inherited fd%s unexplained (from a program not "
+			 "audited)",
+			 c->unexplained, c->unexplained == 1 ? "" : "s");
+	else if (c->kept || c->harmless || c->accepted)
 		snprintf(leaked, leaked_size, "no fd leaked");
 	else
 		snprintf(leaked, leaked_size,
@@ -320,7 +1371,12 @@ void audit_counts_text(const struct audit_counts *c, bool verbose,
 	if (c->harmless && n < rest_size)
 		n += (size_t)snprintf(rest + n, rest_size - n,
 				      ", %d harmless (/dev/null)", c->harmless);
-	if (!verbose && (c->kept || c->harmless) && n < rest_size)
+	if (c->accepted && n < rest_size)
+		n += (size_t)snprintf(rest + n, rest_size - n,
+				      ", %d accepted by the baseline",
+				      c->accepted);
+	if (!verbose && (c->kept || c->harmless || c->accepted) &&
+	    n < rest_size)
 		snprintf(rest + n, rest_size - n, " (-v lists them)");
 }
 
@@ -329,7 +1385,7 @@ int audit_summary_stream(FILE *in, FILE *out)
 	struct audit *a = audit_new();
 
 	struct audit_counts c;
-	char leaked[64], rest[128];
+	char leaked[96], rest[128];
 
 	audit_read(a, in);
 	audit_print(a, out, true, &c);
@@ -343,24 +1399,156 @@ int audit_summary_stream(FILE *in, FILE *out)
  * The log that cloexec opened, from its start (fd, for reading, is
  * closed); the lines lost in *lost.
  */
-int audit_summary_fd(int fd, FILE *out, bool verbose,
+int audit_summary_fd(struct audit *a, int fd, FILE *out, bool verbose,
 		     struct audit_counts *c)
 {
 	FILE *in = NULL;
-	struct audit *a;
 
 	if (lseek(fd, 0, SEEK_SET) == 0)
 		in = fdopen(fd, "r");
 	if (!in) {
 		close(fd);
 		fprintf(out, "cloexec: cannot read the audit log back\n");
-		*c = (struct audit_counts){ .lost = 1 };
+		audit_print(a, out, verbose, c);
+		c->lost++;
 		return 0;
 	}
-	a = audit_new();
 	audit_read(a, in);
 	if (ferror(in))
 		fprintf(out, "cloexec: cannot read all of the audit log\n");
 	fclose(in);
 	return audit_print(a, out, verbose, c);
+}
+
+/* A JSON string, as report.c writes them: \u00XX for control bytes. */
+static void put_json(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/* A line in one write(2), as the library's: whole among the tree's. */
+static void write_line(int fd, char *text, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = write(fd, text, len);
+	while (n < 0 && errno == EINTR);
+	free(text);
+}
+
+static FILE *line_head(char **text, size_t *size, const char *event,
+		       long pid, long ppid)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct timespec ts;
+	struct tm tm;
+	FILE *out = open_memstream(text, size);
+
+	if (!out)
+		abort();
+	self[n > 0 ? n : 0] = '\0';
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	fprintf(out,
+		"{\"libcloexec\":1,\"schema\":2,\"event\":\"%s\","
+		"\"time\":\"%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ\","
+		"\"pid\":%ld,\"ppid\":%ld,\"uid\":%ld,\"program\":",
+		event, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000, pid, ppid,
+		(long)getuid());
+	put_json(out, self);
+	return out;
+}
+
+static void put_argv_json(FILE *out, char *const argv[])
+{
+	size_t i, len = 0;
+
+	fputs(",\"argv\":[", out);
+	/* The library's share of a line for argv; the rest is left out. */
+	for (i = 0; argv[i] && len < 300; i++) {
+		if (i)
+			fputc(',', out);
+		put_json(out, argv[i]);
+		len += strlen(argv[i]) + 3;
+	}
+	fputc(']', out);
+}
+
+void audit_write_root(int fd, char *const argv[], int except)
+{
+	char *text;
+	size_t size;
+	FILE *out = line_head(&text, &size, "audit", (long)getpid(),
+			      (long)getppid());
+	struct dirent *d;
+	DIR *dir;
+	int n;
+
+	put_argv_json(out, argv);
+	fputs("}\n", out);
+	if (fclose(out))
+		abort();
+	write_line(fd, text, size);
+	/* What cloexec was given, less the log: the caller's fds. */
+	dir = opendir("/proc/self/fd");
+	while (dir && (d = readdir(dir))) {
+		char link[64], target[PATH_MAX];
+		int flags;
+		ssize_t got;
+
+		n = atoi(d->d_name);
+		if (n < 3 || n == except || n == dirfd(dir))
+			continue;
+		flags = fcntl(n, F_GETFD);
+		if (flags < 0 || (flags & FD_CLOEXEC))
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", n);
+		got = readlink(link, target, sizeof(target) - 1);
+		target[got > 0 ? got : 0] = '\0';
+		out = line_head(&text, &size, "received", (long)getpid(),
+				(long)getppid());
+		fprintf(out, ",\"fd\":%d,\"kind\":\"%s\",\"target\":", n,
+			!strncmp(target, "socket:", 7)	    ? "socket"
+			: !strncmp(target, "pipe:", 5)	    ? "pipe"
+			: !strncmp(target, "anon_inode:", 11) ? "anon"
+			: target[0] == '/'		    ? "file"
+							    : "other");
+		put_json(out, target);
+		fputs("}\n", out);
+		if (fclose(out))
+			abort();
+		write_line(fd, text, size);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+void audit_write_exec(int fd, const char *path, char *const argv[])
+{
+	char *text;
+	size_t size;
+	FILE *out = line_head(&text, &size, "exec", (long)getpid(),
+			      (long)getppid());
+
+	fputs(",\"exec\":", out);
+	put_json(out, path);
+	put_argv_json(out, argv);
+	fputs(",\"spawn\":false}\n", out);
+	if (fclose(out))
+		abort();
+	write_line(fd, text, size);
 }

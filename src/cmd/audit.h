@@ -14,6 +14,10 @@ struct audit_counts {
 	int leaks; /* fds inherited that nothing explains */
 	int kept; /* passed on purpose */
 	int harmless; /* /dev/null */
+	int accepted; /* leaks the baseline accepts: not in leaks */
+	/* fds given by a program that was not audited: fail --check too */
+	int unexplained;
+	int caller; /* fds open when cloexec started: listed apart */
 	int lost; /* audit lines the programs could not write */
 };
 
@@ -25,6 +29,15 @@ struct audit_counts {
  */
 struct audit;
 struct audit *audit_new(void);
+/* Offsets to FILE:LINE by running addr2line (not in the fuzz target). */
+extern bool audit_resolve;
+/*
+ * Before reading: the baseline at path (doc/audit.md), whose leaks count
+ * as accepted, not leaked (-1, said on stderr, if it cannot be read or
+ * has a bad line); and where audit_print writes a baseline of the leaks.
+ */
+int audit_use_baseline(struct audit *a, const char *path);
+void audit_write_baseline(struct audit *a, FILE *out);
 void audit_read(struct audit *a, FILE *in);
 int audit_print(struct audit *a, FILE *out, bool verbose,
 		struct audit_counts *c);
@@ -38,12 +51,21 @@ void audit_counts_text(const struct audit_counts *c, bool verbose,
 		       size_t rest_size);
 
 /*
- * audit_print of the log open for reading at fd, from its start (fd is
- * closed).
+ * audit_read of the log open for reading at fd, from its start (fd is
+ * closed), into a, then audit_print.
  */
-int audit_summary_fd(int fd, FILE *out, bool verbose,
+int audit_summary_fd(struct audit *a, int fd, FILE *out, bool verbose,
 		     struct audit_counts *c);
 /* Everything, verbose, and the counts: the fuzz target's entry. */
 int audit_summary_stream(FILE *in, FILE *out);
+
+/*
+ * cloexec's own lines in the log (fd): "audit", with its pid, the root of
+ * the tree, and a "received" line for each fd it was given (but except,
+ * the log), which are the caller's; and, in the child, the "exec" line of
+ * the program it starts (path, as execvp will find it).
+ */
+void audit_write_root(int fd, char *const argv[], int except);
+void audit_write_exec(int fd, const char *path, char *const argv[]);
 
 #endif /* CLOEXEC_AUDIT_H */

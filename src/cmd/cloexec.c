@@ -75,13 +75,19 @@ static const char usage_text[] =
 	"program\n"
 	"                         handed to the programs it started\n"
 	"  -C, --check            as --audit, and exit 120 if anything leaked\n"
+	"                         or is unexplained (from a program not audited)\n"
 	"      --leak-status=N    with --check, exit N instead of 120 on a leak\n"
 	"  -v, --verbose          with --audit, --check or --summarize, list\n"
 	"                         the fds passed on purpose too, not only leaks\n"
 	"      --log=FILE         with --audit or --check, keep the audit lines\n"
 	"                         (JSON, one a line) in FILE, emptied first\n"
+	"      --baseline=FILE    the leaks FILE lists are accepted: --check\n"
+	"                         fails only on others (doc/audit.md)\n"
+	"      --write-baseline=FILE  write the leaks found to FILE, as a\n"
+	"                         baseline that accepts them all\n"
 	"\n"
-	"       cloexec [--check [--leak-status=N]] --summarize FILE...\n"
+	"       cloexec [--check [--leak-status=N]] [--baseline=FILE]\n"
+	"               [--write-baseline=FILE] --summarize FILE...\n"
 	"Print the summary of logs kept with --log, of one run or several\n"
 	"together ('-': standard input); with --check, exit 120 (or N) if\n"
 	"anything leaked.\n"
@@ -128,6 +134,8 @@ static const struct option long_options[] = {
 	{ "leak-status", required_argument, NULL, 'E' },
 	{ "log", required_argument, NULL, 'G' },
 	{ "summarize", no_argument, NULL, 'Z' },
+	{ "baseline", required_argument, NULL, 'B' },
+	{ "write-baseline", required_argument, NULL, 'W' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "scan", no_argument, NULL, 's' },
@@ -465,6 +473,34 @@ static int drain_socket(const struct audit_run *run)
 /* -v: the summary lists every fd inherited, not only the leaks. */
 static bool verbose;
 
+/* --baseline FILE and --write-baseline FILE, for every summary. */
+static const char *baseline, *write_baseline;
+static FILE *baseline_out;
+
+/* A summary's audit, with the baseline to use and to write. */
+static struct audit *new_audit(void)
+{
+	struct audit *a = audit_new();
+
+	audit_resolve = true;
+	if (baseline && audit_use_baseline(a, baseline))
+		exit(EXIT_CANCELED);
+	if (baseline_out)
+		audit_write_baseline(a, baseline_out);
+	return a;
+}
+
+/* The baseline written whole, or cloexec's own error. */
+static void close_baseline(void)
+{
+	if (baseline_out && fclose(baseline_out)) {
+		fprintf(stderr, "cloexec: --write-baseline: '%s': %s\n",
+			write_baseline, strerror(errno));
+		exit(EXIT_CANCELED);
+	}
+	baseline_out = NULL;
+}
+
 /*
  * The summary's one line: what leaked, what else was passed on, with
  * --check the verdict, and tail (how the program ended, or how many logs
@@ -474,14 +510,14 @@ static bool verbose;
 static int say_end(FILE *out, const struct audit_counts *c, bool check,
 		   int leak_status, const char *tail)
 {
-	char leaked[64], rest[128];
+	char leaked[96], rest[128];
 
 	audit_counts_text(c, verbose, leaked, sizeof(leaked), rest,
 			  sizeof(rest));
 	if (!check)
 		fprintf(out, "cloexec: audit: %s%s%s%s\n",
 			c->lost ? "INCOMPLETE, " : "", leaked, rest, tail);
-	else if (c->leaks)
+	else if (c->leaks || c->unexplained)
 		fprintf(out,
 			"cloexec: check: FAILED, %s (exit status %d)%s%s%s\n",
 			leaked, leak_status, rest,
@@ -496,7 +532,9 @@ static int say_end(FILE *out, const struct audit_counts *c, bool check,
 			tail);
 	if (!check)
 		return 0;
-	return c->leaks ? leak_status : c->lost ? EXIT_INCOMPLETE : 0;
+	return c->leaks || c->unexplained ? leak_status
+	       : c->lost		   ? EXIT_INCOMPLETE
+					   : 0;
 }
 
 /* "; PROGRAM exited with status N", "; PROGRAM was killed by signal N" */
@@ -572,6 +610,32 @@ static int end_like(int status)
 }
 
 /*
+ * The path execvp will run for name: as it is (made absolute) when it
+ * has a slash, else the first executable file of that name in PATH; name
+ * itself when there is none.  For the "exec" line: the summary looks for
+ * a program that never reported by its path.
+ */
+static const char *program_path(const char *name, char *buf, size_t size)
+{
+	const char *p = getenv("PATH"), *end;
+
+	if (strchr(name, '/'))
+		return realpath(name, buf) ? buf : name;
+	if (!p || !*p)
+		p = "/usr/local/bin:/bin:/usr/bin";
+	for (; *p; p = *end ? end + 1 : end) {
+		int n;
+
+		end = strchrnul(p, ':');
+		n = snprintf(buf, size, "%.*s/%s", (int)(end - p), p, name);
+		if (n > 0 && (size_t)n < size && buf[0] == '/' &&
+		    !access(buf, X_OK))
+			return buf;
+	}
+	return name;
+}
+
+/*
  * --audit and --check: run the program as a child, then read the audit
  * lines its tree wrote to the log and summarize them, grouped.  The exit
  * status is the program's, except that --check's verdict comes first: a
@@ -595,7 +659,7 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 	sigset_t block, saved_mask, run_mask, wait_mask;
 	siginfo_t info;
 	struct audit_counts counts;
-	char tail[PATH_MAX + 64];
+	char tail[PATH_MAX + 64], path[PATH_MAX];
 	int status, lost, verdict;
 	pid_t pid;
 	size_t i;
@@ -626,6 +690,9 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 			sigaction(forwarded[i], &old[i], NULL);
 		sigaction(SIGCHLD, &old_chld, NULL);
 		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+		audit_write_exec(run->wfd, program_path(argv[0], path,
+							sizeof(path)),
+				 argv);
 		execvp(argv[0], argv);
 		_exit(exec_failed(argv[0]));
 	}
@@ -665,7 +732,8 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 		fprintf(stderr, "cloexec: audit: INCOMPLETE, %d line%s could "
 				"not be added to the log\n",
 			lost, lost == 1 ? "" : "s");
-	audit_summary_fd(run->rfd, stderr, verbose, &counts);
+	audit_summary_fd(new_audit(), run->rfd, stderr, verbose, &counts);
+	close_baseline();
 	counts.lost += lost;
 	how_it_ended(argv[0], status, tail, sizeof(tail));
 	verdict = say_end(stderr, &counts, check, leak_status, tail);
@@ -680,7 +748,7 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
  */
 static int summarize_logs(char **files, bool check, int leak_status)
 {
-	struct audit *a = audit_new();
+	struct audit *a = new_audit();
 	struct audit_counts counts;
 	char tail[32];
 	int n = 0;
@@ -706,6 +774,7 @@ static int summarize_logs(char **files, bool check, int leak_status)
 			fclose(in);
 	}
 	audit_print(a, stdout, verbose, &counts);
+	close_baseline();
 	snprintf(tail, sizeof(tail), " in %d log%s", n, n == 1 ? "" : "s");
 	return say_end(stdout, &counts, check, leak_status, tail);
 }
@@ -769,6 +838,12 @@ int main(int argc, char **argv)
 		case 'Z':
 			summarize = true;
 			break;
+		case 'B':
+			baseline = optarg;
+			break;
+		case 'W':
+			write_baseline = optarg;
+			break;
 		case 'v':
 			verbose = true;
 			break;
@@ -831,6 +906,15 @@ int main(int argc, char **argv)
 		die("--json and --fail-on go with --scan", NULL);
 	if (leak_status >= 0 && audit != AUDIT_CHECK)
 		die("--leak-status goes with --check", NULL);
+	if ((baseline || write_baseline) && !audit && !summarize)
+		die("--baseline and --write-baseline go with --audit, --check "
+		    "or --summarize",
+		    NULL);
+	if (write_baseline) {
+		baseline_out = fopen(write_baseline, "we");
+		if (!baseline_out)
+			die("--write-baseline: cannot write", write_baseline);
+	}
 	if (summarize)
 		return summarize_logs(argv + optind, audit == AUDIT_CHECK,
 				      leak_status >= 0 ? leak_status
@@ -852,6 +936,7 @@ int main(int argc, char **argv)
 	set_preload(lib ? lib : find_library());
 	if (audit) {
 		open_audit(keep_log, &run);
+		audit_write_root(run.wfd, argv, run.wfd);
 		policy_append(&policy, "mode=audit");
 	}
 	if (policy && setenv(POLICY_ENV, policy, 1))

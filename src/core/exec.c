@@ -80,6 +80,31 @@ const char *exec_kept_why(const struct exec_kept *k, int fd)
 }
 
 /*
+ * The audit's one word for a reason of exec_kept_why (report.h), from
+ * the words the rules below start their reasons with.
+ */
+const char *exec_why_word(const char *reason)
+{
+	static const struct {
+		const char *prefix, *word;
+	} words[] = {
+		{ "socket activation", "listen_fds" },
+		{ "make's jobserver", "jobserver" },
+		{ "named as /dev/fd/", "dev_fd" },
+		{ "named as /proc/self/fd/", "dev_fd" },
+		{ "named in ", "env" },
+		{ "named as ", "argv" },
+		{ "made by this process", "own_image" },
+	};
+	size_t i;
+
+	for (i = 0; reason && i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strncmp(reason, words[i].prefix, strlen(words[i].prefix)))
+			return words[i].word;
+	return reason ? "rule" : NULL;
+}
+
+/*
  * fd is named to the new program (the reason: what, then the number if
  * number_shown is one).  It is passed on if it is inheritable
  * already, or if its flag is one the library forced; a flag the program
@@ -397,7 +422,7 @@ void exec_prepare(char *const argv[], char *const envp[], const char *path,
 	if (k->own_image)
 		fdtable_for_each_marked(FDT_FORCED | FDT_HERE, hand_on, NULL);
 	if (word & POLICY_REPORT)
-		report_inherited(path, argv, k);
+		report_inherited(path, argv, k, as == EXEC_AS_SPAWNER);
 }
 
 void exec_undo(const struct exec_kept *k)

@@ -74,6 +74,9 @@ void exec_undo(const struct exec_kept *k)
 /* Why a rule passes fd on, or NULL (for the audit lines). */
 const char *exec_kept_why(const struct exec_kept *k, int fd)
 	__attribute__((visibility("hidden")));
+/* That reason in one word, for tools ("jobserver", "argv"...). */
+const char *exec_why_word(const char *reason)
+	__attribute__((visibility("hidden")));
 
 /* How many pointers exec_env() may need for envp: entries and NULL. */
 size_t exec_env_slots(char *const envp[]) __attribute__((visibility("hidden")));

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "fdtable.h"
+#include "report.h"
 #include "policy.h"
 #include "sys.h"
 
@@ -271,6 +272,8 @@ __attribute__((constructor)) static void scan_at_start(void)
 	if (policy_configured() &&
 	    (policy_word() & (POLICY_SWEEP | POLICY_REPORT)))
 		fdtable_scan_inherited();
+	if (policy_configured() && (policy_word() & POLICY_REPORT))
+		report_started();
 }
 
 static bool kept(int fd, bool policy_keeps)

@@ -26,17 +26,20 @@
 
 /*
  * Each string's share of a line, quotes included.  With the names, the
- * numbers and the punctuation (about 320 bytes) they fit in a line, so a
- * line is never cut: only a value is.
+ * numbers and the punctuation (about 400 bytes) they fit in a line, so a
+ * line is never cut: only a value is.  An address is at most 159 bytes
+ * (socket_fields' buffers).
  */
 enum {
-	CAP_PATH = 512, /* program, exec, argv0, target, caller_object */
-	CAP_WORD = 32, /* kind, family, socktype, created_by, caller... */
-	CAP_ADDRESS = 192,
+	CAP_PATH = 512, /* program, exec, target, caller_object */
+	CAP_NAME = 128, /* argv0, which argv has too */
+	CAP_ARGV = 384, /* all of argv, brackets and commas included */
+	CAP_WORD = 32, /* time, kind, family, socktype, created_by, why... */
+	CAP_ADDRESS = 160,
 	CAP_SYMBOL = 256,
 	CAP_REASON = 128,
-	CAP_ALL = 5 * CAP_PATH + 7 * CAP_WORD + 2 * CAP_ADDRESS + CAP_SYMBOL +
-		  CAP_REASON,
+	CAP_ALL = 4 * CAP_PATH + CAP_NAME + CAP_ARGV + 9 * CAP_WORD +
+		  2 * CAP_ADDRESS + CAP_SYMBOL + CAP_REASON,
 };
 _Static_assert(CAP_ALL + 512 <= REPORT_LINE_MAX, "a line holds every field");
 
@@ -162,16 +165,52 @@ static void put_field(struct line *l, const char *name, const char *value,
 	put_string(l, value, cap);
 }
 
+/*
+ * argv as an array of strings, in at most cap bytes: what does not fit
+ * is left out (the line then says "truncated"), so that a long command
+ * line costs no other field its room.
+ */
+static void put_argv(struct line *l, char *const argv[], size_t cap)
+{
+	size_t end = l->len + cap - 1; /* the closing bracket's place */
+	size_t i;
+
+	put(l, "[", 1);
+	for (i = 0; argv[i]; i++) {
+		/* A comma, two quotes and a byte: else nothing of it. */
+		if (l->len + 4 > end) {
+			l->cut = true;
+			break;
+		}
+		if (i)
+			put(l, ",", 1);
+		put_string(l, argv[i], end - l->len);
+	}
+	put(l, "]", 1);
+}
+
 size_t report_format(const struct report_record *r, char *buf, size_t size)
 {
 	struct line l = { .buf = buf, .size = size };
 
-	put_raw(&l, "{\"libcloexec\":1,\"event\":\"inherit\"");
+	put_raw(&l, "{\"libcloexec\":1");
+	put_key(&l, "schema");
+	put_decimal(&l, REPORT_SCHEMA);
+	put_raw(&l, ",\"event\":\"inherit\"");
+	put_field(&l, "time", r->time, CAP_WORD);
 	put_key(&l, "pid");
 	put_decimal(&l, r->pid);
+	put_key(&l, "ppid");
+	put_decimal(&l, r->ppid);
+	put_key(&l, "uid");
+	put_decimal(&l, r->uid);
 	put_field(&l, "program", r->program, CAP_PATH);
 	put_field(&l, "exec", r->exec, CAP_PATH);
-	put_field(&l, "argv0", r->argv0, CAP_PATH);
+	put_field(&l, "argv0", r->argv0, CAP_NAME);
+	if (r->argv) {
+		put_key(&l, "argv");
+		put_argv(&l, r->argv, CAP_ARGV);
+	}
 	put_key(&l, "fd");
 	put_decimal(&l, r->fd);
 	put_field(&l, "kind", r->kind, CAP_WORD);
@@ -198,6 +237,7 @@ size_t report_format(const struct report_record *r, char *buf, size_t size)
 	}
 	put_raw(&l, r->deliberate ? ",\"deliberate\":true"
 				  : ",\"deliberate\":false");
+	put_field(&l, "why", r->why, CAP_WORD);
 	put_field(&l, "reason", r->reason, CAP_REASON);
 	if (l.cut)
 		put_raw(&l, ",\"truncated\":true");
@@ -294,11 +334,43 @@ static void socket_fields(struct report_record *rec, int fd, char local[160],
 }
 
 struct origin_text {
-	char caller[32], symbol[256], offset[32];
+	char caller[32], symbol[256], offset[32], object[512];
 };
 
+/*
+ * The path of the object that holds a caller: the program's own path for
+ * its main executable, which dladdr names by argv[0] (a bare "mawk");
+ * else dladdr's name, made absolute (a library preloaded as ./libx.so)
+ * with the current directory into t->object.
+ */
+static const char *object_path(const Dl_info *info, const char *program,
+			       struct origin_text *t)
+{
+	Dl_info main_info;
+	void *entry = (void *)getauxval(AT_ENTRY);
+	const char *name = info->dli_fname ? info->dli_fname : "";
+	size_t n, len;
+	long got;
+
+	if (entry && dladdr(entry, &main_info) &&
+	    main_info.dli_fbase == info->dli_fbase)
+		return program;
+	if (name[0] == '/' || !name[0])
+		return name;
+	got = sys_call(SYS_getcwd, t->object, sizeof(t->object), 0, 0, 0);
+	len = strlen(name);
+	if (got <= 0 || t->object[0] != '/')
+		return name;
+	n = strlen(t->object);
+	if (n + 1 + len >= sizeof(t->object))
+		return name;
+	t->object[n] = '/';
+	memcpy(t->object + n + 1, name, len + 1);
+	return t->object;
+}
+
 static void origin_fields(struct report_record *rec, int fd,
-			  struct origin_text *t)
+			  const char *program, struct origin_text *t)
 {
 	struct fd_origin o;
 	Dl_info info;
@@ -320,7 +392,7 @@ static void origin_fields(struct report_record *rec, int fd,
 					 (char *)info.dli_saddr));
 		rec->caller_symbol = t->symbol;
 	}
-	rec->caller_object = info.dli_fname ? info.dli_fname : "";
+	rec->caller_object = object_path(&info, program, t);
 	/* For addr2line, when there is no symbol to name. */
 	snprintf(t->offset, sizeof(t->offset), "%#lx",
 		 (unsigned long)((char *)o.caller - (char *)info.dli_fbase));
@@ -334,7 +406,9 @@ static void origin_fields(struct report_record *rec, int fd,
 struct report {
 	const struct exec_kept *kept;
 	const char *program, *path, *argv0;
-	pid_t pid;
+	char *const *argv;
+	long long pid, ppid, uid;
+	char time[REPORT_TIME_MAX];
 	bool chosen;
 	bool secure; /* AT_SECURE: the caller chose argv, env and stdio */
 	bool to_syslog;
@@ -574,9 +648,17 @@ static void send_lost(struct report *r)
 	char buf[REPORT_LINE_MAX];
 	struct line l = { .buf = buf, .size = sizeof(buf) };
 
-	put_raw(&l, "{\"libcloexec\":1,\"event\":\"lost\"");
+	put_raw(&l, "{\"libcloexec\":1");
+	put_key(&l, "schema");
+	put_decimal(&l, REPORT_SCHEMA);
+	put_raw(&l, ",\"event\":\"lost\"");
+	put_field(&l, "time", r->time, CAP_WORD);
 	put_key(&l, "pid");
 	put_decimal(&l, r->pid);
+	put_key(&l, "ppid");
+	put_decimal(&l, r->ppid);
+	put_key(&l, "uid");
+	put_decimal(&l, r->uid);
 	put_field(&l, "program", r->program, CAP_PATH);
 	put_field(&l, "exec", r->path, CAP_PATH);
 	put_key(&l, "lost");
@@ -638,16 +720,21 @@ static void choose(struct report *r)
 	}
 }
 
-/* "Mmm dd hh:mm:ss", RFC 3164's time stamp, in UTC (no localtime here). */
-static void syslog_time(char out[16])
+/* A UTC time, taken apart without localtime (no locks, no files). */
+struct utc {
+	long long year, month, day, secs; /* month 0-11, secs of the day */
+	long usec;
+};
+
+static void utc_now(struct utc *u)
 {
-	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 	struct timespec ts = { 0, 0 };
-	long long days, z, era, doe, yoe, doy, mp, day, month, secs;
+	long long days, z, era, doe, yoe, doy, mp;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	days = (long long)ts.tv_sec / 86400;
-	secs = (long long)ts.tv_sec % 86400;
+	u->secs = (long long)ts.tv_sec % 86400;
+	u->usec = ts.tv_nsec / 1000;
 	/* Days to a civil date (the proleptic Gregorian calendar). */
 	z = days + 719468;
 	era = z / 146097;
@@ -655,21 +742,61 @@ static void syslog_time(char out[16])
 	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
 	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
 	mp = (5 * doy + 2) / 153;
-	day = doy - (153 * mp + 2) / 5 + 1;
-	month = mp < 10 ? mp + 2 : mp - 10;
-	memcpy(out, months + 3 * month, 3);
+	u->day = doy - (153 * mp + 2) / 5 + 1;
+	u->month = mp < 10 ? mp + 2 : mp - 10;
+	u->year = yoe + era * 400 + (u->month < 2);
+}
+
+/* n as digits decimal digits at out. */
+static void digits(char *out, long long n, int width)
+{
+	while (width--) {
+		out[width] = (char)('0' + n % 10);
+		n /= 10;
+	}
+}
+
+/* "hh:mm:ss" at out. */
+static void put_clock(char *out, long long secs)
+{
+	digits(out, secs / 3600, 2);
+	out[2] = ':';
+	digits(out + 3, secs % 3600 / 60, 2);
+	out[5] = ':';
+	digits(out + 6, secs % 60, 2);
+}
+
+void report_time(char out[REPORT_TIME_MAX])
+{
+	struct utc u;
+
+	utc_now(&u);
+	digits(out, u.year, 4);
+	out[4] = '-';
+	digits(out + 5, u.month + 1, 2);
+	out[7] = '-';
+	digits(out + 8, u.day, 2);
+	out[10] = 'T';
+	put_clock(out + 11, u.secs);
+	out[19] = '.';
+	digits(out + 20, u.usec, 6);
+	out[26] = 'Z';
+	out[27] = '\0';
+}
+
+/* "Mmm dd hh:mm:ss", RFC 3164's time stamp, in UTC. */
+static void syslog_time(char out[16])
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	struct utc u;
+
+	utc_now(&u);
+	memcpy(out, months + 3 * u.month, 3);
 	out[3] = ' ';
-	out[4] = day < 10 ? ' ' : (char)('0' + day / 10);
-	out[5] = (char)('0' + day % 10);
+	out[4] = u.day < 10 ? ' ' : (char)('0' + u.day / 10);
+	out[5] = (char)('0' + u.day % 10);
 	out[6] = ' ';
-	out[7] = (char)('0' + secs / 36000);
-	out[8] = (char)('0' + secs / 3600 % 10);
-	out[9] = ':';
-	out[10] = (char)('0' + secs % 3600 / 600);
-	out[11] = (char)('0' + secs % 600 / 60);
-	out[12] = ':';
-	out[13] = (char)('0' + secs % 60 / 10);
-	out[14] = (char)('0' + secs % 10);
+	put_clock(out + 7, u.secs);
 	out[15] = '\0';
 }
 
@@ -751,6 +878,57 @@ static void deliver(struct report *r, char *line, size_t len)
 	}
 }
 
+/*
+ * Whether fd is passed on purpose, and why: an inheritance rule first
+ * (it names the fd to the new program), then what the fd table knows of
+ * it, then the policy's own exceptions, which a team sets to accept an
+ * fd it knows of (keep=, keep-path=, exempt=).
+ */
+static void why(struct report_record *rec, const struct exec_kept *kept,
+		int fd)
+{
+	unsigned bits = fdtable_get(fd);
+
+	rec->reason = exec_kept_why(kept, fd);
+	rec->why = exec_why_word(rec->reason);
+	rec->deliberate = true;
+	if (rec->reason)
+		return;
+	if (bits & FDT_INHERITED) {
+		rec->why = "inherited";
+		rec->reason = "inherited at start";
+	} else if ((bits & FDT_DELIBERATE) && rec->created_by &&
+		   !strncmp(rec->created_by, "dup", 3)) {
+		rec->why = "dup2";
+		rec->reason = "dup2'd onto a number the program chose";
+	} else if (bits & FDT_DELIBERATE) {
+		rec->why = "set_inheritable";
+		rec->reason = "made inheritable by the program";
+	} else if (policy_keeps_fd(fd)) {
+		rec->why = "keep";
+		rec->reason = "kept by the policy (keep=)";
+	} else if (policy_keeps_path(rec->target)) {
+		rec->why = "keep_path";
+		rec->reason = "kept by the policy (keep-path=)";
+	} else if (policy_get()->exempt) {
+		rec->why = "exempt";
+		rec->reason = "the program is exempt (exempt=)";
+	} else {
+		rec->deliberate = false;
+	}
+}
+
+static const char *kind_of(const char *target)
+{
+	if (!strncmp(target, "socket:", 7))
+		return "socket";
+	if (!strncmp(target, "pipe:", 5))
+		return "pipe";
+	if (!strncmp(target, "anon_inode:", 11))
+		return "anon";
+	return target[0] == '/' ? "file" : "other";
+}
+
 static int report_fd(int fd, void *ctx)
 {
 	struct report *r = ctx;
@@ -758,10 +936,14 @@ static int report_fd(int fd, void *ctx)
 	char link[32], target[1024], local[160], peer[160];
 	char buf[SYSLOG_HEAD_MAX + REPORT_LINE_MAX];
 	struct report_record rec = {
+		.time = r->time,
 		.pid = r->pid,
+		.ppid = r->ppid,
+		.uid = r->uid,
 		.program = r->program,
 		.exec = r->path,
 		.argv0 = r->argv0,
+		.argv = r->argv,
 		.fd = fd,
 		.target = target,
 	};
@@ -776,26 +958,64 @@ static int report_fd(int fd, void *ctx)
 	n = sys_call(SYS_readlinkat, AT_FDCWD, link, target,
 		     sizeof(target) - 1, 0);
 	target[n > 0 ? n : 0] = '\0';
-	if (!strncmp(target, "socket:", 7))
-		rec.kind = "socket";
-	else if (!strncmp(target, "pipe:", 5))
-		rec.kind = "pipe";
-	else if (!strncmp(target, "anon_inode:", 11))
-		rec.kind = "anon";
-	else if (target[0] == '/')
-		rec.kind = "file";
-	else
-		rec.kind = "other";
+	rec.kind = kind_of(target);
 	if (!strcmp(rec.kind, "socket"))
 		socket_fields(&rec, fd, local, peer);
-	origin_fields(&rec, fd, &origin);
-	rec.reason = exec_kept_why(r->kept, fd);
-	rec.deliberate = rec.reason ||
-			 fdtable_get(fd) & (FDT_DELIBERATE | FDT_INHERITED);
+	origin_fields(&rec, fd, r->program, &origin);
+	why(&rec, r->kept, fd);
 	len = report_format(&rec, buf + SYSLOG_HEAD_MAX, REPORT_LINE_MAX);
 	if (len)
 		deliver(r, buf + SYSLOG_HEAD_MAX, len);
 	return 1;
+}
+
+/* The head every line of an event shares: mark, schema, event, who. */
+static void put_head(struct line *l, const struct report *r, const char *event)
+{
+	put_raw(l, "{\"libcloexec\":1");
+	put_key(l, "schema");
+	put_decimal(l, REPORT_SCHEMA);
+	put_field(l, "event", event, CAP_WORD);
+	put_field(l, "time", r->time, CAP_WORD);
+	put_key(l, "pid");
+	put_decimal(l, r->pid);
+	put_key(l, "ppid");
+	put_decimal(l, r->ppid);
+	put_key(l, "uid");
+	put_decimal(l, r->uid);
+	put_field(l, "program", r->program, CAP_PATH);
+}
+
+static void end_and_deliver(struct report *r, struct line *l)
+{
+	if (l->cut)
+		put_raw(l, ",\"truncated\":true");
+	put(l, "}\n", 2);
+	if (!l->overflow)
+		deliver(r, l->buf, l->len);
+}
+
+/*
+ * "event":"exec": this process starts a program (itself, or a child with
+ * spawn true), whether or not it hands it any fd, so that the summary
+ * can tell the programs that never reported (static, setuid, another C
+ * library) from those that did.  Only into cloexec's log: elsewhere it
+ * would be a syslog line per exec.
+ */
+static void report_exec(struct report *r, bool spawn)
+{
+	char buf[SYSLOG_HEAD_MAX + REPORT_LINE_MAX];
+	struct line l = { .buf = buf + SYSLOG_HEAD_MAX,
+			  .size = REPORT_LINE_MAX };
+
+	put_head(&l, r, "exec");
+	put_field(&l, "exec", r->path, CAP_PATH);
+	if (r->argv) {
+		put_key(&l, "argv");
+		put_argv(&l, r->argv, CAP_ARGV);
+	}
+	put_raw(&l, spawn ? ",\"spawn\":true" : ",\"spawn\":false");
+	end_and_deliver(r, &l);
 }
 
 /*
@@ -804,7 +1024,7 @@ static int report_fd(int fd, void *ctx)
  * things that fail (getpeername of a socket that is not connected).
  */
 void report_inherited(const char *path, char *const argv[],
-		      const struct exec_kept *kept)
+		      const struct exec_kept *kept, bool spawn)
 {
 	int saved_errno = errno;
 	char program[1024];
@@ -812,16 +1032,22 @@ void report_inherited(const char *path, char *const argv[],
 		.kept = kept,
 		.path = path,
 		.argv0 = argv && argv[0] ? argv[0] : NULL,
+		.argv = argv,
 		.out = -1,
 		.sock = -1,
-		.pid = (pid_t)sys_call(SYS_getpid, 0, 0, 0, 0, 0),
+		.pid = sys_call(SYS_getpid, 0, 0, 0, 0, 0),
+		.ppid = sys_call(SYS_getppid, 0, 0, 0, 0, 0),
+		.uid = sys_call(SYS_getuid, 0, 0, 0, 0, 0),
 	};
 	long n = sys_call(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", program,
 			  sizeof(program) - 1, 0);
 
 	program[n > 0 ? n : 0] = '\0';
 	r.program = program;
+	report_time(r.time);
 	r.named = named_log(&r.named_why);
+	if (r.named != NAMED_NONE)
+		report_exec(&r, spawn);
 	fdtable_for_each(report_fd, &r);
 	if (r.out > 2 && r.out != r.named)
 		sys_close(r.out);
@@ -830,4 +1056,95 @@ void report_inherited(const char *path, char *const argv[],
 	if (r.sock >= 0)
 		sys_close(r.sock);
 	errno = saved_errno;
+}
+
+/* "/proc/self/fd/N", without stdio. */
+static void fd_link(char *buf, size_t size, int fd)
+{
+	struct line l = { .buf = buf, .size = size - 1 };
+
+	put_raw(&l, "/proc/self/fd/");
+	put_decimal(&l, fd);
+	buf[l.overflow ? 0 : l.len] = '\0';
+}
+
+/* "event":"received": an fd the process holds, inheritable, at start. */
+static int report_received(int fd, void *ctx)
+{
+	struct report *r = ctx;
+	long flags = sys_fcntl(fd, F_GETFD, 0);
+	char link[32], target[1024];
+	char buf[SYSLOG_HEAD_MAX + REPORT_LINE_MAX];
+	struct line l = { .buf = buf + SYSLOG_HEAD_MAX,
+			  .size = REPORT_LINE_MAX };
+	long n;
+
+	if (flags < 0 || (flags & FD_CLOEXEC) || fd == r->named)
+		return 0;
+	fd_link(link, sizeof(link), fd);
+	n = sys_call(SYS_readlinkat, AT_FDCWD, link, target,
+		     sizeof(target) - 1, 0);
+	target[n > 0 ? n : 0] = '\0';
+	put_head(&l, r, "received");
+	put_key(&l, "fd");
+	put_decimal(&l, fd);
+	put_field(&l, "kind", kind_of(target), CAP_WORD);
+	put_field(&l, "target", target, CAP_PATH);
+	end_and_deliver(r, &l);
+	return 1;
+}
+
+void report_started(void)
+{
+	char program[1024], cmdline[2048];
+	char *args[64];
+	struct report r = {
+		.out = -1,
+		.sock = -1,
+		.pid = sys_call(SYS_getpid, 0, 0, 0, 0, 0),
+		.ppid = sys_call(SYS_getppid, 0, 0, 0, 0, 0),
+		.uid = sys_call(SYS_getuid, 0, 0, 0, 0, 0),
+	};
+	char buf[SYSLOG_HEAD_MAX + REPORT_LINE_MAX];
+	struct line l = { .buf = buf + SYSLOG_HEAD_MAX,
+			  .size = REPORT_LINE_MAX };
+	size_t nargs = 0, at = 0;
+	long n, fd;
+
+	r.named = named_log(&r.named_why);
+	/* Under cloexec --audit only: a start line per process elsewhere
+	 * would flood syslog. */
+	if (r.named == NAMED_NONE)
+		return;
+	n = sys_call(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", program,
+		     sizeof(program) - 1, 0);
+	program[n > 0 ? n : 0] = '\0';
+	r.program = program;
+	r.path = program;
+	report_time(r.time);
+	/* argv as the kernel keeps it: NUL-separated, no libc needed. */
+	n = 0;
+	fd = sys_openat(AT_FDCWD, "/proc/self/cmdline", O_RDONLY | O_CLOEXEC,
+			0);
+	if (fd >= 0) {
+		n = sys_call(SYS_read, fd, cmdline, sizeof(cmdline) - 1, 0, 0);
+		sys_close((int)fd);
+	}
+	cmdline[n > 0 ? n : 0] = '\0';
+	while (n > 0 && at < (size_t)n && nargs < 63) {
+		args[nargs++] = cmdline + at;
+		at += strlen(cmdline + at) + 1;
+	}
+	args[nargs] = NULL;
+	put_head(&l, &r, "start");
+	put_key(&l, "argv");
+	put_argv(&l, args, CAP_ARGV);
+	end_and_deliver(&r, &l);
+	fdtable_for_each(report_received, &r);
+	if (r.out > 2 && r.out != r.named)
+		sys_close(r.out);
+	if (r.lost)
+		send_lost(&r);
+	if (r.sock >= 0)
+		sys_close(r.sock);
 }

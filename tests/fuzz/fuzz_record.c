@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libFuzzer target: the audit line writer (report_format).  The input
- * is one flag byte, then the string fields separated by NUL bytes (a
- * field past the last is NULL).  Each line must be one line, at most
+ * is one flag byte, then the string fields separated by NUL bytes, in
+ * the order of names[] (a field past the last is NULL), then up to
+ * NARGS arguments for "argv" (flag 16).  Each line must be one line, at most
  * REPORT_LINE_MAX bytes, strict JSON (checked here by a parser of its
  * own, UTF-8 included), and give back every value: whole, or, where the
  * line says "truncated":true, a prefix cut at a character.
@@ -18,12 +19,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-enum { NFIELDS = 14 };
+enum { NFIELDS = 17 };
 static const char *const names[NFIELDS] = {
 	"program",  "exec",	     "argv0",	      "kind",
 	"target",   "family",	     "socktype",      "local",
 	"peer",	    "created_by",    "caller",	      "caller_symbol",
-	"caller_object", "caller_offset",
+	"caller_object", "caller_offset", "time", "why", "reason",
 };
 
 struct parser {
@@ -141,11 +142,45 @@ static bool take(struct parser *ps, const char *word)
 	return true;
 }
 
+enum { NARGS = 8 };
+
+/*
+ * "argv": an array of strings, each the argument given or, where the
+ * line was cut, a prefix of it; fewer than given only when cut.
+ */
+static void parse_argv(struct parser *ps, char *const *argv, bool *cut)
+{
+	static unsigned char value[REPORT_LINE_MAX];
+	size_t i = 0, vlen;
+
+	if (!take(ps, "["))
+		fail();
+	if (!take(ps, "]")) {
+		do {
+			vlen = parse_string(ps, value, sizeof(value));
+			if (!argv || !argv[i] || vlen > strlen(argv[i]) ||
+			    memcmp(value, argv[i], vlen))
+				fail();
+			if (vlen < strlen(argv[i]))
+				*cut = true;
+			i++;
+		} while (take(ps, ","));
+		if (!take(ps, "]"))
+			fail();
+	}
+	if (!argv)
+		fail();
+	if (argv[i])
+		*cut = true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char line[REPORT_LINE_MAX];
 	static unsigned char key[64], value[REPORT_LINE_MAX];
 	const char *field[NFIELDS] = { NULL };
+	char *args[NARGS + 1] = { NULL };
+	size_t nargs = 0;
 	struct report_record r = { 0 };
 	struct parser ps;
 	bool cut = false, said = false, seen[NFIELDS] = { false };
@@ -163,8 +198,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		field[i] = copy + at;
 		at += strlen(copy + at) + 1;
 	}
+	/* The fields after the named ones are argv's, with flag 16. */
+	for (; nargs < NARGS && at < size; nargs++) {
+		args[nargs] = copy + at;
+		at += strlen(copy + at) + 1;
+	}
 	r.pid = (long long)size * 977;
+	r.ppid = -(long long)size;
+	r.uid = (long long)flags << 24;
 	r.fd = -(long long)flags;
+	r.time = field[14];
+	r.why = field[15];
+	r.reason = field[16];
 	r.program = field[0];
 	r.exec = field[1];
 	r.argv0 = field[2];
@@ -186,6 +231,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	r.deliberate = flags & 8;
+	if (flags & 16)
+		r.argv = args;
 	if (!(flags & 1))
 		field[5] = field[6] = field[7] = field[8] = NULL;
 	if (!(flags & 2))
@@ -207,7 +254,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		key[klen] = '\0';
 		if (!take(&ps, ":"))
 			fail();
-		if (ps.p < ps.end && *ps.p == '"') {
+		if (!strcmp((char *)key, "argv")) {
+			parse_argv(&ps, r.argv, &cut);
+		} else if (ps.p < ps.end && *ps.p == '"') {
 			vlen = parse_string(&ps, value, sizeof(value));
 			for (i = 0; i < NFIELDS; i++) {
 				if (strcmp((char *)key, names[i]))

@@ -33,9 +33,11 @@ FUZZ_SEEDS = \
 	tests/fuzz/policy/file-long-line \
 	tests/fuzz/glob/star-path tests/fuzz/glob/class tests/fuzz/glob/stars \
 	tests/fuzz/record/plain tests/fuzz/record/socket \
-	tests/fuzz/record/bytes tests/fuzz/record/long \
+	tests/fuzz/record/bytes tests/fuzz/record/long tests/fuzz/record/full \
+	tests/fuzz/record/argv \
 	tests/fuzz/auditlog/leaky tests/fuzz/auditlog/escapes \
-	tests/fuzz/auditlog/broken tests/fuzz/auditlog/lost
+	tests/fuzz/auditlog/broken tests/fuzz/auditlog/lost \
+	tests/fuzz/auditlog/schema2 tests/fuzz/auditlog/tree
 EXTRA_DIST += tests/fuzz/fuzz_policy.c tests/fuzz/fuzz_glob.c \
 	tests/fuzz/fuzz_record.c tests/fuzz/fuzz_auditlog.c $(FUZZ_SEEDS)
 CLEANFILES += tests/fuzz/fuzz_policy tests/fuzz/fuzz_glob \
