@@ -15,6 +15,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -25,6 +26,20 @@
 #if HAVE_LINUX_FUTEX_H
 #include <linux/futex.h>
 #endif
+
+/*
+ * The environment, which is the user's only in a process that is not
+ * setuid, setgid or privileged by file capabilities (AT_SECURE): there it
+ * is the less-privileged caller's, and reads as empty.
+ */
+static inline const char *secure_env(const char *name)
+{
+#if HAVE_SECURE_GETENV
+	return secure_getenv(name);
+#else
+	return getauxval(AT_SECURE) ? NULL : getenv(name);
+#endif
+}
 
 #if !HAVE_DECL_O_CLOEXEC
 #define O_CLOEXEC 02000000

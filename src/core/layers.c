@@ -18,6 +18,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "layers.h"
 #include "sys.h"
 
@@ -32,26 +33,16 @@
 #define FILE_FLAGS (O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
 #define DIR_FLAGS (O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_DIRECTORY)
 
-/* The environment is the user's only in a process that is not setuid. */
-static const char *layers_getenv(const char *name)
-{
-#if HAVE_SECURE_GETENV
-	return secure_getenv(name);
-#else
-	return getauxval(AT_SECURE) ? NULL : getenv(name);
-#endif
-}
-
 const char *layers_file_path(void)
 {
-	const char *path = layers_getenv(POLICY_FILE_ENV);
+	const char *path = secure_env(POLICY_FILE_ENV);
 
 	return path && *path ? path : POLICY_FILE_DEFAULT;
 }
 
 const char *layers_env_text(void)
 {
-	return layers_getenv(POLICY_ENV);
+	return secure_env(POLICY_ENV);
 }
 
 /*

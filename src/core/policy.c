@@ -40,6 +40,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "layers.h"
 #include "policy.h"
 #include "sys.h"
@@ -623,18 +624,6 @@ uint32_t policy_word_of(const struct policy *p)
 	return w;
 }
 
-#ifdef CLOEXEC_TEST_SWITCHES
-/* The environment is the user's only in a process that is not setuid. */
-static const char *policy_getenv(const char *name)
-{
-#if HAVE_SECURE_GETENV
-	return secure_getenv(name);
-#else
-	return getauxval(AT_SECURE) ? NULL : getenv(name);
-#endif
-}
-#endif
-
 static struct policy loaded;
 /*
  * 0: not loaded yet; -1: loaded; any other value: being loaded, by a
@@ -733,11 +722,11 @@ uint32_t policy_load(void)
 	word = policy_word_of(&loaded);
 #ifdef CLOEXEC_TEST_SWITCHES
 	{
-		const char *text = policy_getenv(POLICY_TEST_NO_LOCK_ENV);
+		const char *text = secure_env(POLICY_TEST_NO_LOCK_ENV);
 
 		if (text && !strcmp(text, "1"))
 			word |= POLICY_NO_LOCK;
-		if (policy_getenv(POLICY_TEST_WINDOW_ENV))
+		if (secure_env(POLICY_TEST_WINDOW_ENV))
 			word |= POLICY_TEST_WINDOW;
 	}
 #endif
@@ -753,7 +742,7 @@ uint32_t policy_load(void)
 /* "W,R": a byte to W, then one from R; raw calls, errno untouched. */
 void policy_test_window(void)
 {
-	const char *text = policy_getenv(POLICY_TEST_WINDOW_ENV);
+	const char *text = secure_env(POLICY_TEST_WINDOW_ENV);
 	int w = 0, r = 0;
 	char byte = 'w';
 

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "exec.h"
 #include "fdtable.h"
 #include "policy.h"
@@ -189,22 +190,34 @@ static void put_argv(struct line *l, char *const argv[], size_t cap)
 	put(l, "]", 1);
 }
 
+/*
+ * The head every line shares, whatever its event: the mark, the schema,
+ * the event, when, and who (pid, ppid, uid, the program's path).
+ */
+static void put_head_fields(struct line *l, const char *event,
+			    const char *time, long long pid, long long ppid,
+			    long long uid, const char *program)
+{
+	put_raw(l, "{\"libcloexec\":1");
+	put_key(l, "schema");
+	put_decimal(l, REPORT_SCHEMA);
+	put_field(l, "event", event, CAP_WORD);
+	put_field(l, "time", time, CAP_WORD);
+	put_key(l, "pid");
+	put_decimal(l, pid);
+	put_key(l, "ppid");
+	put_decimal(l, ppid);
+	put_key(l, "uid");
+	put_decimal(l, uid);
+	put_field(l, "program", program, CAP_PATH);
+}
+
 size_t report_format(const struct report_record *r, char *buf, size_t size)
 {
 	struct line l = { .buf = buf, .size = size };
 
-	put_raw(&l, "{\"libcloexec\":1");
-	put_key(&l, "schema");
-	put_decimal(&l, REPORT_SCHEMA);
-	put_raw(&l, ",\"event\":\"inherit\"");
-	put_field(&l, "time", r->time, CAP_WORD);
-	put_key(&l, "pid");
-	put_decimal(&l, r->pid);
-	put_key(&l, "ppid");
-	put_decimal(&l, r->ppid);
-	put_key(&l, "uid");
-	put_decimal(&l, r->uid);
-	put_field(&l, "program", r->program, CAP_PATH);
+	put_head_fields(&l, "inherit", r->time, r->pid, r->ppid, r->uid,
+			r->program);
 	put_field(&l, "exec", r->exec, CAP_PATH);
 	put_field(&l, "argv0", r->argv0, CAP_NAME);
 	if (r->argv) {
@@ -494,16 +507,6 @@ static void choose_default(struct report *r)
 		r->out = r->secure ? -1 : plain_stderr();
 }
 
-/* The environment is the user's only in a process that is not setuid. */
-static const char *report_getenv(const char *name)
-{
-#if HAVE_SECURE_GETENV
-	return secure_getenv(name);
-#else
-	return getauxval(AT_SECURE) ? NULL : getenv(name);
-#endif
-}
-
 /* A decimal number ending at end, advancing *s past it; false if not. */
 static bool parse_number(const char **s, char end, unsigned long long *n)
 {
@@ -547,7 +550,7 @@ static bool parse_number(const char **s, char end, unsigned long long *n)
  */
 static int named_log(const char **why)
 {
-	const char *v = report_getenv(REPORT_AUDIT_FD_ENV);
+	const char *v = secure_env(REPORT_AUDIT_FD_ENV);
 	unsigned long long fd, dev, ino;
 	struct stat st;
 	long flags;
@@ -601,7 +604,7 @@ static int audit_socket(struct report *r)
 	if (r->sock != -1)
 		return r->sock < 0 ? -1 : r->sock;
 	r->sock = -2;
-	name = report_getenv(REPORT_AUDIT_SOCKET_ENV);
+	name = secure_env(REPORT_AUDIT_SOCKET_ENV);
 	if (!name || !*name)
 		return -1;
 	n = strlen(name);
@@ -637,6 +640,13 @@ static bool send_line(struct report *r, const char *line, size_t len)
 	return n == (long)len;
 }
 
+/* The head of a line of this process's report. */
+static void put_head(struct line *l, const struct report *r, const char *event)
+{
+	put_head_fields(l, event, r->time, r->pid, r->ppid, r->uid,
+			r->program);
+}
+
 /*
  * Lines that went nowhere: said, if the socket takes it now, in one line
  * that the summary counts, so that the audit reads as incomplete; else,
@@ -648,18 +658,7 @@ static void send_lost(struct report *r)
 	char buf[REPORT_LINE_MAX];
 	struct line l = { .buf = buf, .size = sizeof(buf) };
 
-	put_raw(&l, "{\"libcloexec\":1");
-	put_key(&l, "schema");
-	put_decimal(&l, REPORT_SCHEMA);
-	put_raw(&l, ",\"event\":\"lost\"");
-	put_field(&l, "time", r->time, CAP_WORD);
-	put_key(&l, "pid");
-	put_decimal(&l, r->pid);
-	put_key(&l, "ppid");
-	put_decimal(&l, r->ppid);
-	put_key(&l, "uid");
-	put_decimal(&l, r->uid);
-	put_field(&l, "program", r->program, CAP_PATH);
+	put_head(&l, r, "lost");
 	put_field(&l, "exec", r->path, CAP_PATH);
 	put_key(&l, "lost");
 	put_decimal(&l, r->lost);
@@ -967,23 +966,6 @@ static int report_fd(int fd, void *ctx)
 	if (len)
 		deliver(r, buf + SYSLOG_HEAD_MAX, len);
 	return 1;
-}
-
-/* The head every line of an event shares: mark, schema, event, who. */
-static void put_head(struct line *l, const struct report *r, const char *event)
-{
-	put_raw(l, "{\"libcloexec\":1");
-	put_key(l, "schema");
-	put_decimal(l, REPORT_SCHEMA);
-	put_field(l, "event", event, CAP_WORD);
-	put_field(l, "time", r->time, CAP_WORD);
-	put_key(l, "pid");
-	put_decimal(l, r->pid);
-	put_key(l, "ppid");
-	put_decimal(l, r->ppid);
-	put_key(l, "uid");
-	put_decimal(l, r->uid);
-	put_field(l, "program", r->program, CAP_PATH);
 }
 
 static void end_and_deliver(struct report *r, struct line *l)
