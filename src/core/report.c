@@ -1000,6 +1000,17 @@ static void report_exec(struct report *r, bool spawn)
 	end_and_deliver(r, &l);
 }
 
+/* A report's end: what it opened closed, what it lost said. */
+static void report_done(struct report *r)
+{
+	if (r->out > 2 && r->out != r->named)
+		sys_close(r->out);
+	if (r->lost)
+		send_lost(r);
+	if (r->sock >= 0)
+		sys_close(r->sock);
+}
+
 /*
  * The caller's errno is left as it was: a spawn (popen, posix_spawn,
  * system) that succeeds must not change it, and the report asks libc
@@ -1031,12 +1042,7 @@ void report_inherited(const char *path, char *const argv[],
 	if (r.named != NAMED_NONE)
 		report_exec(&r, spawn);
 	fdtable_for_each(report_fd, &r);
-	if (r.out > 2 && r.out != r.named)
-		sys_close(r.out);
-	if (r.lost)
-		send_lost(&r);
-	if (r.sock >= 0)
-		sys_close(r.sock);
+	report_done(&r);
 	errno = saved_errno;
 }
 
@@ -1123,10 +1129,5 @@ void report_started(void)
 	put_argv(&l, args, CAP_ARGV);
 	end_and_deliver(&r, &l);
 	fdtable_for_each(report_received, &r);
-	if (r.out > 2 && r.out != r.named)
-		sys_close(r.out);
-	if (r.lost)
-		send_lost(&r);
-	if (r.sock >= 0)
-		sys_close(r.sock);
+	report_done(&r);
 }
