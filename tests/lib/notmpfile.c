@@ -43,6 +43,8 @@ int open(const char *path, int flags, ...)
 	return open_at(AT_FDCWD, path, flags, mode);
 }
 
+/* musl's headers make the 64 names macros for the plain ones. */
+#ifndef open64
 int open64(const char *path, int flags, ...)
 {
 	mode_t mode = 0;
@@ -50,6 +52,7 @@ int open64(const char *path, int flags, ...)
 	MODE(flags, flags, mode);
 	return open_at(AT_FDCWD, path, flags, mode);
 }
+#endif
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
@@ -59,6 +62,7 @@ int openat(int dirfd, const char *path, int flags, ...)
 	return open_at(dirfd, path, flags, mode);
 }
 
+#ifndef openat64
 int openat64(int dirfd, const char *path, int flags, ...)
 {
 	mode_t mode = 0;
@@ -66,3 +70,4 @@ int openat64(int dirfd, const char *path, int flags, ...)
 	MODE(flags, flags, mode);
 	return open_at(dirfd, path, flags, mode);
 }
+#endif
