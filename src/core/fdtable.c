@@ -12,7 +12,8 @@
 #include "sys.h"
 
 uint8_t fdtable_chunk0[FDT_CHUNK] __attribute__((aligned(4096)));
-_Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS] = { fdtable_chunk0 };
+/* Slot 0 unused: fdtable_chunk() gives fdtable_chunk0 for it. */
+_Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS];
 /*
  * An origin as stored, 24 bytes: the call's name is one of the library's
  * own strings, kept as its distance from a string of the library, and the
@@ -56,6 +57,8 @@ static void *chunk_in(_Atomic(void *) *slots, int fd, size_t size)
 
 static uint8_t *chunk_for(int fd)
 {
+	if ((unsigned)fd < FDT_CHUNK)
+		return fdtable_chunk0;
 	return chunk_in((_Atomic(void *) *)fdtable_chunks, fd, FDT_CHUNK);
 }
 
@@ -116,8 +119,8 @@ static uint8_t *chunk_if_mapped(int fd)
 {
 	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return NULL;
-	return atomic_load_explicit(&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
-				    memory_order_relaxed);
+	return fdtable_chunk((unsigned)fd >> FDT_CHUNK_SHIFT,
+			     memory_order_relaxed);
 }
 
 void fdtable_note_far(int fd, unsigned bits)
@@ -139,8 +142,7 @@ void fdtable_forget_here(void)
 	unsigned i, j;
 
 	for (i = 0; i < FDT_CHUNKS; i++) {
-		uint8_t *chunk = atomic_load_explicit(&fdtable_chunks[i],
-						      memory_order_relaxed);
+		uint8_t *chunk = fdtable_chunk(i, memory_order_relaxed);
 
 		for (j = 0; chunk && j < FDT_CHUNK; j++)
 			chunk[j] &= (uint8_t)~FDT_HERE;
@@ -153,8 +155,7 @@ void fdtable_for_each_marked(unsigned bits, void (*fn)(int fd, void *ctx),
 	unsigned i, j;
 
 	for (i = 0; i < FDT_CHUNKS; i++) {
-		uint8_t *chunk = atomic_load_explicit(&fdtable_chunks[i],
-						      memory_order_acquire);
+		uint8_t *chunk = fdtable_chunk(i, memory_order_acquire);
 
 		for (j = 0; chunk && j < FDT_CHUNK; j++)
 			if ((chunk[j] & bits) == bits)
@@ -297,9 +298,8 @@ static unsigned next_table_kept(unsigned fd, unsigned limit)
 	uint8_t *chunk;
 
 	while (fd < limit) {
-		chunk = atomic_load_explicit(
-			&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
-			memory_order_acquire);
+		chunk = fdtable_chunk(fd >> FDT_CHUNK_SHIFT,
+				      memory_order_acquire);
 		if (!chunk) {
 			fd = ((fd >> FDT_CHUNK_SHIFT) + 1) << FDT_CHUNK_SHIFT;
 			continue;
@@ -326,8 +326,7 @@ static bool sweep_ranges(bool policy_keeps)
 	bool found;
 
 	for (i = 0; i < FDT_CHUNKS; i++)
-		if (atomic_load_explicit(&fdtable_chunks[i],
-					 memory_order_acquire))
+		if (fdtable_chunk(i, memory_order_acquire))
 			limit = (i + 1) * FDT_CHUNK;
 	for (fd = 3;; fd = first = end) {
 		next = next_table_kept(fd, limit);
