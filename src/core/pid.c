@@ -7,10 +7,11 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "export.h"
 #include "pid.h"
 
-static long own_pid;
-static long image_pid;
+static long own_pid STARTUP_DATA;
+static long image_pid STARTUP_DATA;
 
 static long cached_tid(void);
 static bool on_initial_stack(void);

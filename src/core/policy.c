@@ -40,13 +40,14 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "export.h"
 #include "layers.h"
 #include "pid.h"
 #include "policy.h"
 #include "sys.h"
 #include "thread.h"
 
-_Atomic uint32_t policy_hot;
+_Atomic uint32_t policy_hot STARTUP_DATA;
 
 static const char *const class_names[FD_CLASS_COUNT] = {
 	[FD_CLASS_SOCKET] = "socket", [FD_CLASS_ACCEPT] = "accept",
