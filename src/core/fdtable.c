@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -14,6 +15,11 @@
 uint8_t fdtable_chunk0[FDT_CHUNK] __attribute__((aligned(4096)));
 /* Slot 0 unused: fdtable_chunk() gives fdtable_chunk0 for it. */
 _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS];
+/*
+ * No chunk at or above this index is mapped.  Raised before a chunk is
+ * published, so a fork child's copy never has a chunk beyond it.
+ */
+static atomic_uint chunks_top = 1;
 /*
  * An origin as stored, 24 bytes: the call's name is one of the library's
  * own strings, kept as its distance from a string of the library, and the
@@ -57,8 +63,14 @@ static void *chunk_in(_Atomic(void *) *slots, int fd, size_t size)
 
 static uint8_t *chunk_for(int fd)
 {
+	unsigned want = ((unsigned)fd >> FDT_CHUNK_SHIFT) + 1;
+	unsigned top = atomic_load(&chunks_top);
+
 	if ((unsigned)fd < FDT_CHUNK)
 		return fdtable_chunk0;
+	while (top < want &&
+	       !atomic_compare_exchange_weak(&chunks_top, &top, want))
+		;
 	return chunk_in((_Atomic(void *) *)fdtable_chunks, fd, FDT_CHUNK);
 }
 
@@ -137,15 +149,27 @@ void fdtable_note_far(int fd, unsigned bits)
 		chunk[fd & (FDT_CHUNK - 1)] = (uint8_t)bits;
 }
 
+/*
+ * In every fork child: eight entries at a time, and a word with no
+ * FDT_HERE bit is not written, so the pages of a table that holds none
+ * (most processes that fork) stay shared with the parent.
+ */
 void fdtable_forget_here(void)
 {
-	unsigned i, j;
+	const uint64_t here = 0x0101010101010101ull * FDT_HERE;
+	unsigned top = atomic_load(&chunks_top), i, j;
+	uint64_t w;
 
-	for (i = 0; i < FDT_CHUNKS; i++) {
+	for (i = 0; i < top; i++) {
 		uint8_t *chunk = fdtable_chunk(i, memory_order_relaxed);
 
-		for (j = 0; chunk && j < FDT_CHUNK; j++)
-			chunk[j] &= (uint8_t)~FDT_HERE;
+		for (j = 0; chunk && j < FDT_CHUNK; j += sizeof(w)) {
+			memcpy(&w, chunk + j, sizeof(w));
+			if (w & here) {
+				w &= ~here;
+				memcpy(chunk + j, &w, sizeof(w));
+			}
+		}
 	}
 }
 
