@@ -375,18 +375,20 @@ static char *linux_note(const ElfW(Ehdr) *eh, size_t size)
 }
 
 /*
- * The process's auxiliary vector, where the kernel put it: after envp.
- * Read with raw system calls: a preloaded library's open would learn
- * about the kernel before it is emulated.
+ * The value word of the process's auxiliary vector entry TYPE, which
+ * holds VALUE, where the kernel put it: after argv and envp.  Read with
+ * raw system calls: a preloaded library's open would learn about the
+ * kernel before it is emulated.  Searched word by word from the end of
+ * argv, not stepped over envp: unsetenv() (oldkernel-preload.c calls it)
+ * shifts envp in place and leaves a second NULL before the vector.
  */
-static ElfW(auxv_t) *initial_auxv(void)
+static unsigned long *initial_auxv_value(unsigned long type,
+					 unsigned long value)
 {
 	char buf[1024], *p;
-	unsigned long start = 0;
-	long fd, n;
-	long *sp;
-	char **v;
-	int field;
+	unsigned long start = 0, *w;
+	long fd, n, *sp;
+	int field, i;
 
 	fd = sys_openat(AT_FDCWD, "/proc/self/stat", O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0)
@@ -405,10 +407,11 @@ static ElfW(auxv_t) *initial_auxv(void)
 	if (!start)
 		return NULL;
 	sp = (long *)start;
-	v = (char **)(sp + 1) + sp[0] + 1;
-	while (*v)
-		v++;
-	return (ElfW(auxv_t) *)(v + 1);
+	w = (unsigned long *)((char **)(sp + 1) + sp[0] + 1);
+	for (i = 0; i < (1 << 16); i++)
+		if (w[i] == type && w[i + 1] == value)
+			return &w[i + 1];
+	return NULL;
 }
 
 /*
@@ -428,7 +431,7 @@ static int state_old_version(void)
 	const ElfW(Phdr) *ph;
 	unsigned old = (2 << 16) | (6 << 8) | 22;
 	size_t size = 0, page = (size_t)sysconf(_SC_PAGESIZE);
-	ElfW(auxv_t) *a;
+	unsigned long *slot;
 	char *copy, *desc;
 	int i;
 
@@ -442,11 +445,8 @@ static int state_old_version(void)
 	if (!size || !linux_note(eh, size))
 		return 0; /* no note: the library asks the kernel anyway */
 	size = (size + page - 1) & ~(page - 1);
-	for (a = initial_auxv(); a && a->a_type != AT_NULL; a++)
-		if (a->a_type == AT_SYSINFO_EHDR &&
-		    a->a_un.a_val == (uintptr_t)eh)
-			break;
-	if (!a || a->a_type != AT_SYSINFO_EHDR) {
+	slot = initial_auxv_value(AT_SYSINFO_EHDR, (uintptr_t)eh);
+	if (!slot) {
 		fputs("oldkernel: cannot find the auxiliary vector\n", stderr);
 		return -1;
 	}
@@ -460,7 +460,7 @@ static int state_old_version(void)
 	desc = linux_note((const void *)copy, size);
 	memcpy(desc, &old, sizeof(old));
 	mprotect(copy, size, PROT_READ);
-	a->a_un.a_val = (uintptr_t)copy;
+	*slot = (uintptr_t)copy;
 	return 0;
 }
 
