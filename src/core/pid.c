@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "config.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -67,23 +68,18 @@ static long cached_tid(void)
 
 /*
  * Is this thread running on the stack the kernel made at exec, that is,
- * is it the process's first thread?  That stack holds the environment's
- * array near its top (environ points there until the first setenv), and
- * a thread that libc made runs on a stack that the kernel maps at least
- * 128 MiB below it (the gap it keeps for the first stack's growth,
- * mm/util.c mmap_base).  Asked only at load, when the first thread is a
- * few kilobytes deep: a thread on a stack the program placed within
- * 32 MiB of the environment by hand, at load time, is not guarded
- * against.  A false "no" (environ moved already, or more than 32 MiB of
- * arguments) costs a system call.  environ, not program_invocation_name:
- * the library looks environ up anyway, and each name the dynamic loader
- * looks up at start costs some hundreds of instructions.
+ * is it the process's first thread?  That stack holds argv[0]'s text at
+ * its top, and a thread that libc made runs on a stack that the kernel
+ * maps at least 128 MiB below it (the gap it keeps for the first stack's
+ * growth, mm/util.c mmap_base).  Asked only at load, when the first
+ * thread is a few kilobytes deep: a thread on a stack the program placed
+ * within 32 MiB of argv[0] by hand, at load time, is not guarded against.
+ * A false "no" (an environment of more than 32 MiB) costs a system call.
  */
 static bool on_initial_stack(void)
 {
-	extern char **environ;
 	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
-	uintptr_t top = (uintptr_t)environ;
+	uintptr_t top = (uintptr_t)program_invocation_name;
 
 	return top > here && top - here < ((uintptr_t)32 << 20);
 }
