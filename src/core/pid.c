@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "config.h"
 
-#include <errno.h>
 #include <pthread.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <time.h>
 
 #include "export.h"
@@ -13,20 +10,9 @@
 static long own_pid STARTUP_DATA;
 static long image_pid STARTUP_DATA;
 
-static long cached_tid(void);
-static bool on_initial_stack(void);
-
-/*
- * At load, on the process's first thread, that thread's id is the pid,
- * and libc has it already (cached_tid): no system call.  Elsewhere (the
- * library loaded from another thread), or when libc's cache cannot be
- * read, ask the kernel.
- */
 static long ask(void)
 {
-	long tid = cached_tid();
-
-	own_pid = tid > 0 && on_initial_stack() ? tid : pid_raw();
+	own_pid = pid_raw();
 	image_pid = own_pid;
 	return own_pid;
 }
@@ -64,24 +50,6 @@ static long cached_tid(void)
 	if (pthread_getcpuclockid(pthread_self(), &clock) || (clock & 7) != 6)
 		return 0;
 	return ~(long)(clock >> 3);
-}
-
-/*
- * Is this thread running on the stack the kernel made at exec, that is,
- * is it the process's first thread?  That stack holds argv[0]'s text at
- * its top, and a thread that libc made runs on a stack that the kernel
- * maps at least 128 MiB below it (the gap it keeps for the first stack's
- * growth, mm/util.c mmap_base).  Asked only at load, when the first
- * thread is a few kilobytes deep: a thread on a stack the program placed
- * within 32 MiB of argv[0] by hand, at load time, is not guarded against.
- * A false "no" (an environment of more than 32 MiB) costs a system call.
- */
-static bool on_initial_stack(void)
-{
-	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
-	uintptr_t top = (uintptr_t)program_invocation_name;
-
-	return top > here && top - here < ((uintptr_t)32 << 20);
 }
 
 /*

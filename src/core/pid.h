@@ -17,9 +17,9 @@ static inline long pid_raw(void)
 }
 
 /*
- * This process's pid as last asked: at load (from libc's cache on the
- * first thread, else a system call) and in each fork child.  A child
- * that the library did not see has its parent's.
+ * This process's pid as last asked: a system call only the first time,
+ * when a policy load comes before the constructor.  A child that the
+ * library did not see has its parent's.
  */
 long pid_own(void) __attribute__((visibility("hidden")));
 /* 0 until load. */
