@@ -172,23 +172,33 @@ END {
 	print ""
 	print "fork and posix_spawn (median ns; 2 threads creating sockets " \
 		"in the busy rows), creators' rate (calls/s)"
-	printf "%-17s %10s %10s %10s %8s %8s\n", "", "libc", "native",
-		"fallback", "nat/lc", "fb/lc"
+	printf "%-17s %10s %10s %10s %10s %8s %8s %8s\n", "", "libc",
+		"empty", "native", "fallback", "nat/lc", "nat/emp", "fb/lc"
 	nm = split("fork_idle spawn_idle fork_busy spawn_busy create_alone " \
 		   "create_with_fork fork_with_create", metrics, " ")
 	for (i = 1; i <= nm; i++) {
 		m = metrics[i]
 		a = med("spawn", "libc", m)
+		e = med("spawn", "empty", m)
 		n_ = med("spawn", "native", m)
 		f = med("spawn", "fallback", m)
-		printf "%-17s %10.0f %10.0f %10.0f %8.3f %8.3f\n", m, a, n_,
-			f, ratio("spawn", "native", "libc", m),
+		printf "%-17s %10.0f %10.0f %10.0f %10.0f %8.3f %8.3f %8.3f\n",
+			m, a, e, n_, f, ratio("spawn", "native", "libc", m),
+			ratio("spawn", "native", "empty", m),
 			ratio("spawn", "fallback", "libc", m)
 		printf "%s native/libc,%.3f,,\n", m,
 			ratio("spawn", "native", "libc", m) > (res "/summary.csv")
 		printf "%s fallback/libc,%.3f,,\n", m,
 			ratio("spawn", "fallback", "libc", m) > (res "/summary.csv")
+		if (m != "fork_idle" && m != "spawn_idle")
+			continue
+		re_ = e > 0 ? ratio("spawn", "native", "empty", m) : ""
+		tgt = tgt sprintf("  target: %s native/empty <= 1.02: %s\n", m,
+				  target(m " native/empty preload",
+					 re_ == "" ? "" : sprintf("%.3f", re_),
+					 "<=", 1.02, ""))
 	}
+	printf "%s", tgt
 
 	print ""
 	bf = ratio("bigfork", "native", "libc", "bigfork")

@@ -39,6 +39,7 @@ bench() {
 	shift
 	case $cfg in
 	libc) env -u LD_PRELOAD "$fdbench" "$@" ;;
+	empty) env LD_PRELOAD="$empty" "$fdbench" "$@" ;;
 	native) env LD_PRELOAD="$CLOEXEC_LIB" "$fdbench" "$@" ;;
 	audit) env LD_PRELOAD="$CLOEXEC_LIB" CLOEXEC_POLICY=audit \
 		"$fdbench" "$@" ;;
@@ -171,10 +172,12 @@ measure() {
 		done
 	done
 
+	# The empty preload is the floor for fork and spawn too: the child
+	# that posix_spawn starts pays the loader's work for any preload.
 	note "bench: fork and posix_spawn, idle and with 2 creating threads"
 	r=1
-	while [ "$r" -le 3 ]; do
-		for cfg in $(rotate "$r" libc native fallback); do
+	while [ "$r" -le 4 ]; do
+		for cfg in $(rotate "$r" libc empty native fallback); do
 			bench "$cfg" spawn "$startme" | sed "s/^/spawn $r $cfg /" >>"$raw"
 		done
 		r=$((r + 1))

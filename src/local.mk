@@ -16,6 +16,7 @@ src_libcorebase_la_SOURCES = \
 	src/core/flags.h \
 	src/core/forklock.c src/core/forklock.h \
 	src/core/layers.c src/core/layers.h \
+	src/core/pid.c src/core/pid.h \
 	src/core/policy.h \
 	src/core/probe.c src/core/probe.h \
 	src/core/real.c src/core/real.h \

@@ -216,7 +216,8 @@ SHELL_TESTS = \
 	tests/cmd/inherit.test \
 	tests/cmd/servers.test \
 	tests/cmd/install.test \
-	tests/cmd/scan.test
+	tests/cmd/scan.test \
+	tests/cmd/startcost.test
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
 

@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -13,7 +14,13 @@
 #include "sys.h"
 
 uint8_t fdtable_chunk0[FDT_CHUNK] __attribute__((aligned(4096)));
-_Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS] = { fdtable_chunk0 };
+/* Slot 0 unused: fdtable_chunk() gives fdtable_chunk0 for it. */
+_Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS];
+/*
+ * No chunk at or above this index is mapped.  Raised before a chunk is
+ * published, so a fork child's copy never has a chunk beyond it.
+ */
+static atomic_uint chunks_top = 1;
 /*
  * An origin as stored, 24 bytes: the call's name is one of the library's
  * own strings, kept as its distance from a string of the library, and the
@@ -57,6 +64,14 @@ static void *chunk_in(_Atomic(void *) *slots, int fd, size_t size)
 
 static uint8_t *chunk_for(int fd)
 {
+	unsigned want = ((unsigned)fd >> FDT_CHUNK_SHIFT) + 1;
+	unsigned top = atomic_load(&chunks_top);
+
+	if ((unsigned)fd < FDT_CHUNK)
+		return fdtable_chunk0;
+	while (top < want &&
+	       !atomic_compare_exchange_weak(&chunks_top, &top, want))
+		;
 	return chunk_in((_Atomic(void *) *)fdtable_chunks, fd, FDT_CHUNK);
 }
 
@@ -117,8 +132,8 @@ static uint8_t *chunk_if_mapped(int fd)
 {
 	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return NULL;
-	return atomic_load_explicit(&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
-				    memory_order_relaxed);
+	return fdtable_chunk((unsigned)fd >> FDT_CHUNK_SHIFT,
+			     memory_order_relaxed);
 }
 
 void fdtable_note_far(int fd, unsigned bits)
@@ -135,16 +150,27 @@ void fdtable_note_far(int fd, unsigned bits)
 		chunk[fd & (FDT_CHUNK - 1)] = (uint8_t)bits;
 }
 
+/*
+ * In every fork child: eight entries at a time, and a word with no
+ * FDT_HERE bit is not written, so the pages of a table that holds none
+ * (most processes that fork) stay shared with the parent.
+ */
 void fdtable_forget_here(void)
 {
-	unsigned i, j;
+	const uint64_t here = 0x0101010101010101ull * FDT_HERE;
+	unsigned top = atomic_load(&chunks_top), i, j;
+	uint64_t w;
 
-	for (i = 0; i < FDT_CHUNKS; i++) {
-		uint8_t *chunk = atomic_load_explicit(&fdtable_chunks[i],
-						      memory_order_relaxed);
+	for (i = 0; i < top; i++) {
+		uint8_t *chunk = fdtable_chunk(i, memory_order_relaxed);
 
-		for (j = 0; chunk && j < FDT_CHUNK; j++)
-			chunk[j] &= (uint8_t)~FDT_HERE;
+		for (j = 0; chunk && j < FDT_CHUNK; j += sizeof(w)) {
+			memcpy(&w, chunk + j, sizeof(w));
+			if (w & here) {
+				w &= ~here;
+				memcpy(chunk + j, &w, sizeof(w));
+			}
+		}
 	}
 }
 
@@ -154,8 +180,7 @@ void fdtable_for_each_marked(unsigned bits, void (*fn)(int fd, void *ctx),
 	unsigned i, j;
 
 	for (i = 0; i < FDT_CHUNKS; i++) {
-		uint8_t *chunk = atomic_load_explicit(&fdtable_chunks[i],
-						      memory_order_acquire);
+		uint8_t *chunk = fdtable_chunk(i, memory_order_acquire);
 
 		for (j = 0; chunk && j < FDT_CHUNK; j++)
 			if ((chunk[j] & bits) == bits)
@@ -300,9 +325,8 @@ static unsigned next_table_kept(unsigned fd, unsigned limit)
 	uint8_t *chunk;
 
 	while (fd < limit) {
-		chunk = atomic_load_explicit(
-			&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
-			memory_order_acquire);
+		chunk = fdtable_chunk(fd >> FDT_CHUNK_SHIFT,
+				      memory_order_acquire);
 		if (!chunk) {
 			fd = ((fd >> FDT_CHUNK_SHIFT) + 1) << FDT_CHUNK_SHIFT;
 			continue;
@@ -329,8 +353,7 @@ static bool sweep_ranges(bool policy_keeps)
 	bool found;
 
 	for (i = 0; i < FDT_CHUNKS; i++)
-		if (atomic_load_explicit(&fdtable_chunks[i],
-					 memory_order_acquire))
+		if (fdtable_chunk(i, memory_order_acquire))
 			limit = (i + 1) * FDT_CHUNK;
 	for (fd = 3;; fd = first = end) {
 		next = next_table_kept(fd, limit);

@@ -101,14 +101,27 @@ void fdtable_note_origin(int fd, const char *call, void *caller)
 bool fdtable_origin(int fd, struct fd_origin *out)
 	__attribute__((visibility("hidden")));
 
+/*
+ * Chunk i of the table: the first is static, the others mapped on first
+ * use.  The first is not in the array, so that the array needs no
+ * initialiser: an initialised 8 KiB array would sit in .data, written
+ * by a relocation at every start, and push the data that start-up
+ * writes onto more pages.
+ */
+static inline uint8_t *fdtable_chunk(unsigned i, memory_order order)
+{
+	return i ? atomic_load_explicit(&fdtable_chunks[i], order)
+		 : fdtable_chunk0;
+}
+
 static inline unsigned fdtable_get(int fd)
 {
 	uint8_t *chunk;
 
 	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return 0;
-	chunk = atomic_load_explicit(&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
-				     memory_order_acquire);
+	chunk = fdtable_chunk((unsigned)fd >> FDT_CHUNK_SHIFT,
+			      memory_order_acquire);
 	return chunk ? chunk[fd & (FDT_CHUNK - 1)] : 0;
 }
 
@@ -135,8 +148,8 @@ static inline void fdtable_note_own_flag(int fd)
 
 	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return;
-	chunk = atomic_load_explicit(&fdtable_chunks[fd >> FDT_CHUNK_SHIFT],
-				     memory_order_relaxed);
+	chunk = fdtable_chunk((unsigned)fd >> FDT_CHUNK_SHIFT,
+			      memory_order_relaxed);
 	if (chunk)
 		chunk[fd & (FDT_CHUNK - 1)] &=
 			~(FDT_KEEP | FDT_DELIBERATE | FDT_FORCED);

@@ -7,30 +7,21 @@
 #include "compat.h"
 #include "fdtable.h"
 #include "forklock.h"
+#include "pid.h"
 #include "policy.h"
 #include "sys.h"
 #include "thread.h"
 
 _Atomic uint32_t forklock_room;
 static atomic_int in_flight;
-/* This process's pid: set at load and in each fork child. */
-static long own_pid;
-/* The pid of the process this image was loaded into, set at load only. */
-static long image_pid;
-
-static long getpid_raw(void)
-{
-	return sys_call(SYS_getpid, 0, 0, 0, 0, 0);
-}
-
 bool forklock_in_vfork_child(void)
 {
-	return getpid_raw() != own_pid;
+	return pid_raw() != pid_own();
 }
 
 bool forklock_in_image_process(void)
 {
-	return image_pid && getpid_raw() == image_pid;
+	return pid_image() && pid_raw() == pid_image();
 }
 
 void forklock_in_flight(int delta)
@@ -216,7 +207,7 @@ void forklock_child(void)
 			word = ROOM_SPAWNER;
 	}
 	atomic_store_explicit(&forklock_room, word, memory_order_relaxed);
-	own_pid = getpid_raw();
+	pid_child();
 	/* What the parent made, this process was given (exec.c, rule 1). */
 	fdtable_forget_here();
 	others_in_flight = atomic_load_explicit(&in_flight,
@@ -232,7 +223,6 @@ void forklock_child(void)
  */
 __attribute__((constructor)) static void forklock_register(void)
 {
-	own_pid = getpid_raw();
-	image_pid = own_pid;
+	pid_at_load();
 	pthread_atfork(forklock_prepare, forklock_parent, forklock_child);
 }

@@ -41,12 +41,14 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "export.h"
 #include "layers.h"
+#include "pid.h"
 #include "policy.h"
 #include "sys.h"
 #include "thread.h"
 
-_Atomic uint32_t policy_hot;
+_Atomic uint32_t policy_hot STARTUP_DATA;
 
 static const char *const class_names[FD_CLASS_COUNT] = {
 	[FD_CLASS_SOCKET] = "socket", [FD_CLASS_ACCEPT] = "accept",
@@ -699,14 +701,21 @@ uint32_t policy_load(void)
 {
 	struct cloexec_thread *self = thread_self();
 	struct diag errs = { .len = 0 };
-	long pid = sys_call(SYS_getpid, 0, 0, 0, 0, 0);
+	long pid = pid_own();
 	long expected = 0;
 	const char *exe_path;
 	char exe[512], applet[256];
 	uint32_t word;
 
 	if (!atomic_compare_exchange_strong(&load_state, &expected, pid)) {
-		if (self->loading_policy || (expected != -1 && expected != pid))
+		/*
+		 * The pid a loader stored is the one it last asked for: in a
+		 * copy the library did not see, its parent's.  Only the
+		 * system's answer says whether the loader is in this process.
+		 */
+		if (self->loading_policy ||
+		    (expected != -1 &&
+		     expected != pid_raw()))
 			return POLICY_LOADED | FD_CLASS_DEFAULT;
 		while (!(word = atomic_load_explicit(&policy_hot,
 						      memory_order_acquire)))

@@ -25,7 +25,9 @@
  * - a clone the library does not see (the clone system call in assembly)
  *   copies a process while it loads: in the child the word stays unset,
  *   and each call gets the default policy's word without waiting
- *   (policy_load).
+ *   (policy_load).  Such a copy also keeps its parent's pid as the one
+ *   the library last asked for (pid.h), so while one of its
+ *   threads loads, its other threads get the default word too.
  *
  * The copies made without libc's fork (_Fork, clone(), the clone system
  * call) need one thing more, which real.h describes: every real function

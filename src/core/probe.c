@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "config.h"
 
+#include <elf.h>
 #include <limits.h>
+#include <link.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -80,9 +83,52 @@ static long open_root(int flags)
 	return sys_openat(AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | flags, 0);
 }
 
-/* Before 2.6.23 open() ignored the bit: only F_GETFD tells. */
+unsigned cap_kernel_version(void)
+{
+	const ElfW(Ehdr) *eh = (const void *)getauxval(AT_SYSINFO_EHDR);
+	const ElfW(Phdr) *ph;
+	const ElfW(Nhdr) *n;
+	const char *p, *end, *desc;
+	unsigned i, version;
+
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG))
+		return 0;
+	ph = (const void *)((const char *)eh + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type != PT_NOTE)
+			continue;
+		p = (const char *)eh + ph[i].p_offset;
+		end = p + ph[i].p_filesz;
+		while ((size_t)(end - p) >= sizeof(*n)) {
+			n = (const void *)p;
+			desc = p + sizeof(*n) + ((n->n_namesz + 3) & ~3u);
+			if (desc + n->n_descsz > end)
+				break;
+			if (n->n_namesz == sizeof("Linux") && n->n_type == 0 &&
+			    n->n_descsz == 4 &&
+			    !memcmp(p + sizeof(*n), "Linux", sizeof("Linux"))) {
+				memcpy(&version, desc, sizeof(version));
+				return version;
+			}
+			p = desc + ((n->n_descsz + 3) & ~3u);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Before 2.6.23 open() ignored the bit: only F_GETFD tells.  A kernel
+ * whose vDSO states a later version honours it, and that costs no system
+ * call at all: a seccomp filter can refuse a call, not drop one bit of
+ * it.  Only a supervisor that makes the call in the program's stead can
+ * (SECCOMP_RET_USER_NOTIF, ptrace); the test suite's emulated old kernel
+ * is one, and states its version in the vDSO too (tests/lib/oldkernel.c).
+ * No vDSO, no note, or an older version: the scratch fd asks.
+ */
 static enum cap_state probe_o_cloexec(void)
 {
+	if (cap_kernel_version() >= CAP_KERNEL_VERSION(2, 6, 23))
+		return CAP_NATIVE;
 	return judge_scratch_fd(open_root(O_CLOEXEC), FDP_CLOEXEC);
 }
 

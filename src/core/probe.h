@@ -49,6 +49,12 @@ enum cap_state cap_probe(enum cap c)
 const char *cap_name(enum cap c) __attribute__((visibility("hidden")));
 const char *cap_state_name(enum cap_state s)
 	__attribute__((visibility("hidden")));
+/*
+ * The running kernel's version as the "Linux" note of its vDSO states it
+ * (LINUX_VERSION_CODE), read from memory; 0 without a vDSO or the note.
+ */
+#define CAP_KERNEL_VERSION(a, b, c) (((a) << 16) | ((b) << 8) | (c))
+unsigned cap_kernel_version(void) __attribute__((visibility("hidden")));
 /* Has any capability turned out missing (the fallback path is in use)? */
 bool cap_fallback_seen(void) __attribute__((visibility("hidden")));
 

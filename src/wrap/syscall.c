@@ -56,6 +56,56 @@ enum result { FD, PAIR, MSG, MMSG };
  * as system calls do).  The caller's own flags, if the number has any, are
  * in args[flags_arg] too.
  */
+/*
+ * The rules name their fd_spec by index: a table of pointers would need a
+ * relocation per row, written by the dynamic loader at every process
+ * start, and would make the read-only-after-relocation data one page
+ * longer than it needs to be.  This table holds each spec once.
+ */
+enum rule_spec {
+	RULE_SPEC_ACCEPT,
+	RULE_SPEC_ACCEPT4,
+	RULE_SPEC_DUP2,
+	RULE_SPEC_DUP3,
+	RULE_SPEC_EPOLL1,
+	RULE_SPEC_EVENTFD,
+	RULE_SPEC_FANOTIFY,
+	RULE_SPEC_INOTIFY,
+	RULE_SPEC_INOTIFY1,
+	RULE_SPEC_MEMFD,
+	RULE_SPEC_MSG,
+	RULE_SPEC_OPEN,
+	RULE_SPEC_PERF,
+	RULE_SPEC_PIPE,
+	RULE_SPEC_PIPE2,
+	RULE_SPEC_SIGNALFD,
+	RULE_SPEC_SOCKET,
+	RULE_SPEC_TIMERFD,
+	RULE_SPEC_USERFAULTFD,
+};
+
+static const struct fd_spec *const rule_specs[] = {
+	[RULE_SPEC_ACCEPT] = &spec_accept,
+	[RULE_SPEC_ACCEPT4] = &spec_accept4,
+	[RULE_SPEC_DUP2] = &spec_dup2,
+	[RULE_SPEC_DUP3] = &spec_dup3,
+	[RULE_SPEC_EPOLL1] = &spec_epoll1,
+	[RULE_SPEC_EVENTFD] = &spec_eventfd,
+	[RULE_SPEC_FANOTIFY] = &spec_fanotify,
+	[RULE_SPEC_INOTIFY] = &spec_inotify,
+	[RULE_SPEC_INOTIFY1] = &spec_inotify1,
+	[RULE_SPEC_MEMFD] = &spec_memfd,
+	[RULE_SPEC_MSG] = &spec_msg,
+	[RULE_SPEC_OPEN] = &spec_open,
+	[RULE_SPEC_PERF] = &spec_perf,
+	[RULE_SPEC_PIPE] = &spec_pipe,
+	[RULE_SPEC_PIPE2] = &spec_pipe2,
+	[RULE_SPEC_SIGNALFD] = &spec_signalfd,
+	[RULE_SPEC_SOCKET] = &spec_socket,
+	[RULE_SPEC_TIMERFD] = &spec_timerfd,
+	[RULE_SPEC_USERFAULTFD] = &spec_userfaultfd,
+};
+
 static const struct sys_rule {
 	long nr, native_nr, fallback_nr;
 	signed char flags_arg;	/* where the flags go */
@@ -64,90 +114,90 @@ static const struct sys_rule {
 	signed char target_arg; /* dup2, dup3: the number asked for */
 	unsigned char result;
 	bool may_block;		/* waits for args[0] to be readable */
-	const struct fd_spec *spec;
+	unsigned char spec;	/* in rule_specs */
 } rules[] = {
 	{ SYS_socket, SYS_socket, SYS_socket, 1, true, -1, -1, FD, false,
-	  &spec_socket },
+	  RULE_SPEC_SOCKET },
 	{ SYS_socketpair, SYS_socketpair, SYS_socketpair, 1, true, 3, -1, PAIR,
-	  false, &spec_socket },
+	  false, RULE_SPEC_SOCKET },
 #ifdef SYS_accept
 	{ SYS_accept, SYS_accept4, SYS_accept, 3, false, -1, -1, FD, true,
-	  &spec_accept },
+	  RULE_SPEC_ACCEPT },
 	{ SYS_accept4, SYS_accept4, SYS_accept, 3, true, -1, -1, FD, true,
-	  &spec_accept4 },
+	  RULE_SPEC_ACCEPT4 },
 #else
 	{ SYS_accept4, SYS_accept4, SYS_accept4, 3, true, -1, -1, FD, true,
-	  &spec_accept4 },
+	  RULE_SPEC_ACCEPT4 },
 #endif
 #ifdef SYS_pipe
 	{ SYS_pipe, SYS_pipe2, SYS_pipe, 1, false, 0, -1, PAIR, false,
-	  &spec_pipe },
+	  RULE_SPEC_PIPE },
 	{ SYS_pipe2, SYS_pipe2, SYS_pipe, 1, true, 0, -1, PAIR, false,
-	  &spec_pipe2 },
+	  RULE_SPEC_PIPE2 },
 #else
 	{ SYS_pipe2, SYS_pipe2, SYS_pipe2, 1, true, 0, -1, PAIR, false,
-	  &spec_pipe2 },
+	  RULE_SPEC_PIPE2 },
 #endif
 #ifdef SYS_open
 	{ SYS_open, SYS_open, SYS_open, 1, true, -1, -1, FD, false,
-	  &spec_open },
+	  RULE_SPEC_OPEN },
 #endif
 	{ SYS_openat, SYS_openat, SYS_openat, 2, true, -1, -1, FD, false,
-	  &spec_open },
+	  RULE_SPEC_OPEN },
 	{ SYS_open_by_handle_at, SYS_open_by_handle_at, SYS_open_by_handle_at,
-	  2, true, -1, -1, FD, false, &spec_open },
+	  2, true, -1, -1, FD, false, RULE_SPEC_OPEN },
 #ifdef SYS_inotify_init
 	{ SYS_inotify_init, SYS_inotify_init1, SYS_inotify_init, 0, false, -1,
-	  -1, FD, false, &spec_inotify },
+	  -1, FD, false, RULE_SPEC_INOTIFY },
 	{ SYS_inotify_init1, SYS_inotify_init1, SYS_inotify_init, 0, true, -1,
-	  -1, FD, false, &spec_inotify1 },
+	  -1, FD, false, RULE_SPEC_INOTIFY1 },
 #else
 	{ SYS_inotify_init1, SYS_inotify_init1, SYS_inotify_init1, 0, true, -1,
-	  -1, FD, false, &spec_inotify1 },
+	  -1, FD, false, RULE_SPEC_INOTIFY1 },
 #endif
 #ifdef SYS_eventfd
 	{ SYS_eventfd, SYS_eventfd2, SYS_eventfd, 1, false, -1, -1, FD, false,
-	  &spec_eventfd },
+	  RULE_SPEC_EVENTFD },
 #endif
 	{ SYS_eventfd2, SYS_eventfd2, SYS_eventfd2, 1, true, -1, -1, FD, false,
-	  &spec_eventfd },
+	  RULE_SPEC_EVENTFD },
 #ifndef SYS_epoll_create
 	{ SYS_epoll_create1, SYS_epoll_create1, SYS_epoll_create1, 0, true, -1,
-	  -1, FD, false, &spec_epoll1 },
+	  -1, FD, false, RULE_SPEC_EPOLL1 },
 #endif
 #ifdef SYS_signalfd
 	{ SYS_signalfd, SYS_signalfd4, SYS_signalfd, 3, false, -1, -1, FD,
-	  false, &spec_signalfd },
+	  false, RULE_SPEC_SIGNALFD },
 #endif
 	{ SYS_signalfd4, SYS_signalfd4, SYS_signalfd4, 3, true, -1, -1, FD,
-	  false, &spec_signalfd },
+	  false, RULE_SPEC_SIGNALFD },
 	{ SYS_timerfd_create, SYS_timerfd_create, SYS_timerfd_create, 1, true,
-	  -1, -1, FD, false, &spec_timerfd },
+	  -1, -1, FD, false, RULE_SPEC_TIMERFD },
 	{ SYS_memfd_create, SYS_memfd_create, SYS_memfd_create, 1, true, -1,
-	  -1, FD, false, &spec_memfd },
+	  -1, FD, false, RULE_SPEC_MEMFD },
 	{ SYS_fanotify_init, SYS_fanotify_init, SYS_fanotify_init, 0, true, -1,
-	  -1, FD, false, &spec_fanotify },
+	  -1, FD, false, RULE_SPEC_FANOTIFY },
 	{ SYS_userfaultfd, SYS_userfaultfd, SYS_userfaultfd, 0, true, -1, -1,
-	  FD, false, &spec_userfaultfd },
+	  FD, false, RULE_SPEC_USERFAULTFD },
 	{ SYS_perf_event_open, SYS_perf_event_open, SYS_perf_event_open, 4,
-	  true, -1, -1, FD, false, &spec_perf },
+	  true, -1, -1, FD, false, RULE_SPEC_PERF },
 #ifdef SYS_dup2
 	{ SYS_dup2, SYS_dup3, SYS_dup2, 2, false, -1, 1, FD, false,
-	  &spec_dup2 },
+	  RULE_SPEC_DUP2 },
 	{ SYS_dup3, SYS_dup3, SYS_dup2, 2, true, -1, 1, FD, false,
-	  &spec_dup3 },
+	  RULE_SPEC_DUP3 },
 #else
 	{ SYS_dup3, SYS_dup3, SYS_dup3, 2, true, -1, 1, FD, false,
-	  &spec_dup3 },
+	  RULE_SPEC_DUP3 },
 #endif
 	{ SYS_recvmsg, SYS_recvmsg, SYS_recvmsg, 2, true, 1, -1, MSG, true,
-	  &spec_msg },
+	  RULE_SPEC_MSG },
 	{ SYS_recvmmsg, SYS_recvmmsg, SYS_recvmmsg, 3, true, 1, -1, MMSG, true,
-	  &spec_msg },
+	  RULE_SPEC_MSG },
 #ifdef SYS_recvmmsg_time64
 	/* 32-bit ABIs: the same call with a 64-bit timeout (Linux 5.1). */
 	{ SYS_recvmmsg_time64, SYS_recvmmsg_time64, SYS_recvmmsg_time64, 3,
-	  true, 1, -1, MMSG, true, &spec_msg },
+	  true, 1, -1, MMSG, true, RULE_SPEC_MSG },
 #endif
 };
 
@@ -159,17 +209,17 @@ static const struct sys_rule {
  */
 static const struct sys_rule socketcall_rules[] = {
 	{ SOCKETCALL_SOCKET, SOCKETCALL_SOCKET, SOCKETCALL_SOCKET, 1, true, -1,
-	  -1, FD, false, &spec_socket },
+	  -1, FD, false, RULE_SPEC_SOCKET },
 	{ SOCKETCALL_SOCKETPAIR, SOCKETCALL_SOCKETPAIR, SOCKETCALL_SOCKETPAIR,
-	  1, true, 3, -1, PAIR, false, &spec_socket },
+	  1, true, 3, -1, PAIR, false, RULE_SPEC_SOCKET },
 	{ SOCKETCALL_ACCEPT, SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT, 3, false,
-	  -1, -1, FD, true, &spec_accept },
+	  -1, -1, FD, true, RULE_SPEC_ACCEPT },
 	{ SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT, 3, true,
-	  -1, -1, FD, true, &spec_accept4 },
+	  -1, -1, FD, true, RULE_SPEC_ACCEPT4 },
 	{ SOCKETCALL_RECVMSG, SOCKETCALL_RECVMSG, SOCKETCALL_RECVMSG, 2, true,
-	  1, -1, MSG, true, &spec_msg },
+	  1, -1, MSG, true, RULE_SPEC_MSG },
 	{ SOCKETCALL_RECVMMSG, SOCKETCALL_RECVMMSG, SOCKETCALL_RECVMMSG, 3,
-	  true, 1, -1, MMSG, true, &spec_msg },
+	  true, 1, -1, MMSG, true, RULE_SPEC_MSG },
 };
 
 /* How many of args[] each sub-call reads. */
@@ -230,6 +280,7 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 {
 	int flags = r->caller_flags ? (int)a[r->flags_arg] : 0;
 	int wait = -1;
+	const struct fd_spec *spec = rule_specs[r->spec];
 	struct fdreq rq;
 	long ret, nr;
 	int i;
@@ -237,19 +288,19 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 	if (r->may_block && !(r->result >= MSG && (flags & MSG_DONTWAIT)))
 		wait = (int)a[0];
 	if (r->target_arg >= 0)
-		fdreq_begin_onto(&rq, r->spec, flags, (int)a[r->target_arg]);
+		fdreq_begin_onto(&rq, spec, flags, (int)a[r->target_arg]);
 	else if (via_socketcall)
-		fdreq_begin(&rq, r->spec, flags, wait);
+		fdreq_begin(&rq, spec, flags, wait);
 	else if (r->nr == SYS_openat)
-		fdreq_begin_open(&rq, r->spec, flags, (int)a[0],
+		fdreq_begin_open(&rq, spec, flags, (int)a[0],
 				 (const char *)a[1]);
 #ifdef SYS_open
 	else if (r->nr == SYS_open)
-		fdreq_begin_open(&rq, r->spec, flags, AT_FDCWD,
+		fdreq_begin_open(&rq, spec, flags, AT_FDCWD,
 				 (const char *)a[0]);
 #endif
 	else
-		fdreq_begin(&rq, r->spec, flags, wait);
+		fdreq_begin(&rq, spec, flags, wait);
 	rq.call = "syscall";
 	rq.caller = caller;
 	switch (rq.path) {

@@ -21,7 +21,11 @@
 #define OLDKERNEL_SUPPORTED 1
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <elf.h>
+#include <link.h>
 #include <linux/seccomp.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #if defined(__x86_64__)
 #define OLDKERNEL_ARCH AUDIT_ARCH_X86_64
@@ -343,6 +347,123 @@ static int move_up(int fd)
 	return (int)high;
 }
 
+/* The "Linux" note of an ELF image in memory: its 4-byte desc, or NULL. */
+static char *linux_note(const ElfW(Ehdr) *eh, size_t size)
+{
+	const ElfW(Phdr) *ph = (const void *)((const char *)eh + eh->e_phoff);
+	char *p, *end, *desc;
+	ElfW(Nhdr) *n;
+	int i;
+
+	for (i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type != PT_NOTE ||
+		    ph[i].p_offset + ph[i].p_filesz > size)
+			continue;
+		p = (char *)eh + ph[i].p_offset;
+		end = p + ph[i].p_filesz;
+		while ((size_t)(end - p) >= sizeof(*n)) {
+			n = (void *)p;
+			desc = p + sizeof(*n) + ((n->n_namesz + 3) & ~3u);
+			if (n->n_namesz == sizeof("Linux") && n->n_type == 0 &&
+			    n->n_descsz == 4 && desc + 4 <= end &&
+			    !memcmp(p + sizeof(*n), "Linux", sizeof("Linux")))
+				return desc;
+			p = desc + ((n->n_descsz + 3) & ~3u);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The value word of the process's auxiliary vector entry TYPE, which
+ * holds VALUE, where the kernel put it: after argv and envp.  Read with
+ * raw system calls: a preloaded library's open would learn about the
+ * kernel before it is emulated.  Searched word by word from the end of
+ * argv, not stepped over envp: unsetenv() (oldkernel-preload.c calls it)
+ * shifts envp in place and leaves a second NULL before the vector.
+ */
+static unsigned long *initial_auxv_value(unsigned long type,
+					 unsigned long value)
+{
+	char buf[1024], *p;
+	unsigned long start = 0, *w;
+	long fd, n, *sp;
+	int field, i;
+
+	fd = sys_openat(AT_FDCWD, "/proc/self/stat", O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return NULL;
+	n = sys_call(SYS_read, fd, buf, sizeof(buf) - 1, 0, 0);
+	sys_close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	/* Field 28, startstack: where argc is. */
+	for (field = 2; p && field < 28; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		start = strtoul(p + 1, NULL, 10);
+	if (!start)
+		return NULL;
+	sp = (long *)start;
+	w = (unsigned long *)((char **)(sp + 1) + sp[0] + 1);
+	for (i = 0; i < (1 << 16); i++)
+		if (w[i] == type && w[i + 1] == value)
+			return &w[i + 1];
+	return NULL;
+}
+
+/*
+ * A 2008 kernel says so in its vDSO, whose "Linux" note carries
+ * LINUX_VERSION_CODE: the library believes a later one honours O_CLOEXEC
+ * without asking (src/core/probe.c).  So this one says 2.6.22, the last
+ * before O_CLOEXEC.  The vDSO itself cannot be written (recent kernels
+ * refuse): the auxiliary vector's AT_SYSINFO_EHDR, which getauxval()
+ * reads, is pointed at a read-only copy that says so.  Nothing runs the
+ * vDSO's code through it after start (libc found its functions then).
+ * Children by fork inherit the copy, and a probe there asks the real
+ * kernel, which answers them.
+ */
+static int state_old_version(void)
+{
+	const ElfW(Ehdr) *eh = (const void *)getauxval(AT_SYSINFO_EHDR);
+	const ElfW(Phdr) *ph;
+	unsigned old = (2 << 16) | (6 << 8) | 22;
+	size_t size = 0, page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned long *slot;
+	char *copy, *desc;
+	int i;
+
+	if (!eh)
+		return 0; /* no vDSO: the library asks the kernel anyway */
+	ph = (const void *)((const char *)eh + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD &&
+		    ph[i].p_offset + ph[i].p_filesz > size)
+			size = ph[i].p_offset + ph[i].p_filesz;
+	if (!size || !linux_note(eh, size))
+		return 0; /* no note: the library asks the kernel anyway */
+	size = (size + page - 1) & ~(page - 1);
+	slot = initial_auxv_value(AT_SYSINFO_EHDR, (uintptr_t)eh);
+	if (!slot) {
+		fputs("oldkernel: cannot find the auxiliary vector\n", stderr);
+		return -1;
+	}
+	copy = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (copy == MAP_FAILED) {
+		perror("oldkernel: mmap");
+		return -1;
+	}
+	memcpy(copy, eh, size);
+	desc = linux_note((const void *)copy, size);
+	memcpy(desc, &old, sizeof(old));
+	mprotect(copy, size, PROT_READ);
+	*slot = (uintptr_t)copy;
+	return 0;
+}
+
 int oldkernel_install(void)
 {
 	struct sock_filter f[8 + 5 * NRULES];
@@ -356,6 +477,8 @@ int oldkernel_install(void)
 	 */
 	if (oldkernel_active())
 		return 0;
+	if (state_old_version())
+		return -1;
 	prog.len = (unsigned short)build_filter(f);
 	sem_init(&ready, 0, 0);
 	/* The supervisor starts before the filter, so it is not under it. */
