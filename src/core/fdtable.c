@@ -294,10 +294,15 @@ void fdtable_scan_inherited(void)
  */
 __attribute__((constructor)) static void scan_at_start(void)
 {
-	if (policy_configured() &&
-	    (policy_word() & (POLICY_SWEEP | POLICY_REPORT)))
+	uint32_t word;
+
+	/* Once: where nothing is configured, each call opens two paths. */
+	if (!policy_configured())
+		return;
+	word = policy_word();
+	if (word & (POLICY_SWEEP | POLICY_REPORT))
 		fdtable_scan_inherited();
-	if (policy_configured() && (policy_word() & POLICY_REPORT))
+	if (word & POLICY_REPORT)
 		report_started();
 }
 
