@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <limits.h>
 #include <link.h>
 #include <string.h>
@@ -85,12 +86,15 @@ static long open_root(int flags)
 
 unsigned cap_kernel_version(void)
 {
+	int saved_errno = errno;
 	const ElfW(Ehdr) *eh = (const void *)getauxval(AT_SYSINFO_EHDR);
 	const ElfW(Phdr) *ph;
 	const ElfW(Nhdr) *n;
 	const char *p, *end, *desc;
 	unsigned i, version;
 
+	/* getauxval says ENOENT where there is no vDSO (valgrind, vdso=0). */
+	errno = saved_errno;
 	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG))
 		return 0;
 	ph = (const void *)((const char *)eh + eh->e_phoff);
