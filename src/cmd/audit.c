@@ -370,20 +370,21 @@ struct rule {
  */
 static void rule_values(const char *line, char values[NKEYS][768])
 {
+	static const struct {
+		int key;
+		const char *name;
+	} plain_fields[] = {
+		{ KEY_PROGRAM, "program" }, { KEY_EXEC, "exec" },
+		{ KEY_CALL, "created_by" }, { KEY_KIND, "kind" },
+		{ KEY_TARGET, "target" },   { KEY_FD, "fd" },
+	};
 	char symbol[256], object[512], offset[32];
+	size_t i;
 
-	if (!field(line, "program", values[KEY_PROGRAM], 768))
-		values[KEY_PROGRAM][0] = '\0';
-	if (!field(line, "exec", values[KEY_EXEC], 768))
-		values[KEY_EXEC][0] = '\0';
-	if (!field(line, "created_by", values[KEY_CALL], 768))
-		values[KEY_CALL][0] = '\0';
-	if (!field(line, "kind", values[KEY_KIND], 768))
-		values[KEY_KIND][0] = '\0';
-	if (!field(line, "target", values[KEY_TARGET], 768))
-		values[KEY_TARGET][0] = '\0';
-	if (!field(line, "fd", values[KEY_FD], 768))
-		values[KEY_FD][0] = '\0';
+	for (i = 0; i < sizeof(plain_fields) / sizeof(plain_fields[0]); i++)
+		if (!field(line, plain_fields[i].name,
+			   values[plain_fields[i].key], 768))
+			values[plain_fields[i].key][0] = '\0';
 	values[KEY_CALLER][0] = '\0';
 	if (field(line, "caller_symbol", symbol, sizeof(symbol)))
 		snprintf(values[KEY_CALLER], 768, "%s", symbol);

@@ -717,19 +717,30 @@ static const struct maker {
 
 #define NPLAIN ((int)(sizeof(plain) / sizeof(plain[0])))
 
+/* m's fds into fds, their number (or SKIP); errno as it was. */
+static int make_keeping_errno(const struct maker *m, int fds[2])
+{
+	int n;
+
+	errno = 4242;
+	n = m->make(fds);
+	if (n == SKIP)
+		return n;
+	ck_assert_msg(n > 0, "%s failed: %s", m->name, strerror(errno));
+	ck_assert_msg(errno == 4242 || m->clobbers_errno,
+		      "%s changed errno to %d", m->name, errno);
+	return n;
+}
+
 START_TEST(plain_calls)
 {
 	const struct maker *m = &plain[_i];
 	bool forced = tl_preloaded() && !m->not_forced;
 	int fds[2] = { -1, -1 }, n, i;
 
-	errno = 4242;
-	n = m->make(fds);
+	n = make_keeping_errno(m, fds);
 	if (n == SKIP)
 		return;
-	ck_assert_msg(n > 0, "%s failed: %s", m->name, strerror(errno));
-	ck_assert_msg(errno == 4242 || m->clobbers_errno,
-		      "%s changed errno to %d", m->name, errno);
 	for (i = 0; i < n; i++) {
 		ck_assert_msg(tl_cloexec(fds[i]) == forced,
 			      "%s: fd %d close-on-exec %d, expected %d",
@@ -752,16 +763,11 @@ END_TEST
  */
 static void errno_kept(int i_maker)
 {
-	const struct maker *m = &plain[i_maker];
 	int fds[2] = { -1, -1 }, n, i;
 
-	errno = 4242;
-	n = m->make(fds);
+	n = make_keeping_errno(&plain[i_maker], fds);
 	if (n == SKIP)
 		return;
-	ck_assert_msg(n > 0, "%s failed: %s", m->name, strerror(errno));
-	ck_assert_msg(errno == 4242 || m->clobbers_errno,
-		      "%s changed errno to %d", m->name, errno);
 	for (i = 0; i < n; i++)
 		close(fds[i]);
 }

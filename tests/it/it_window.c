@@ -111,6 +111,17 @@ static int next_fd(void)
 	return fd;
 }
 
+/* The three pipes a window test talks to its creator and forker by. */
+static void close_pipes(int in[2], int go[2], int rep[2])
+{
+	close(in[0]);
+	close(in[1]);
+	close(go[0]);
+	close(go[1]);
+	close(rep[0]);
+	close(rep[1]);
+}
+
 /* With the test build: the creator held in the window while a fork waits. */
 static void window(const char *call)
 {
@@ -174,12 +185,7 @@ static void window(const char *call)
 	close(c.fds[0]);
 	if (n == 2)
 		close(c.fds[1]);
-	close(in[0]);
-	close(in[1]);
-	close(go[0]);
-	close(go[1]);
-	close(rep[0]);
-	close(rep[1]);
+	close_pipes(in, go, rep);
 }
 
 /*
@@ -243,12 +249,7 @@ static void window_in_flight(void)
 	close(w);
 	unlink(fifo);
 	rmdir(dir);
-	close(in[0]);
-	close(in[1]);
-	close(go[0]);
-	close(go[1]);
-	close(rep[0]);
-	close(rep[1]);
+	close_pipes(in, go, rep);
 }
 
 /* With the library that is installed: the variable changes nothing. */
