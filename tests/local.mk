@@ -16,6 +16,8 @@ AM_TESTS_ENVIRONMENT = \
 	export OLDKERNEL_LIB; \
 	SLOWINIT_LIB='$(abs_top_builddir)/tests/lib/.libs/libslowinit.so'; \
 	export SLOWINIT_LIB; \
+	CTOROPEN_LIB='$(abs_top_builddir)/tests/lib/.libs/libctoropen.so'; \
+	export CTOROPEN_LIB; \
 	top_srcdir='$(top_srcdir)'; top_builddir='$(top_builddir)'; \
 	export CLOEXEC_LIB CLOEXEC_CMD CLOEXEC_SAN_LIB CLOEXEC_ABSENT FDREPORT; \
 	export top_srcdir top_builddir; \
@@ -225,6 +227,11 @@ EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
 check_LTLIBRARIES += tests/lib/libslowinit.la
 tests_lib_libslowinit_la_SOURCES = tests/lib/slowinit.c
 tests_lib_libslowinit_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+
+# A library whose constructor opens a file (tree.test).
+check_LTLIBRARIES += tests/lib/libctoropen.la
+tests_lib_libctoropen_la_SOURCES = tests/lib/ctoropen.c
+tests_lib_libctoropen_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 
 # A /tmp without O_TMPFILE, preloaded after the library (policy.test).
 check_LTLIBRARIES += tests/lib/libnotmpfile.la

@@ -270,10 +270,14 @@ int fdtable_for_each(int (*fn)(int fd, void *ctx), void *ctx)
 	return count;
 }
 
+/*
+ * A library's constructor may run before the library's own and make fds
+ * through the wrappers (FDT_HERE): those were made here, not given.
+ */
 static int note_inherited(int fd, void *ctx)
 {
 	(void)ctx;
-	if (inheritable(fd))
+	if (inheritable(fd) && !(fdtable_get(fd) & FDT_HERE))
 		set_bits(fd, FDT_INHERITED);
 	return 0;
 }

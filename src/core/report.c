@@ -1067,7 +1067,9 @@ static int report_received(int fd, void *ctx)
 			  .size = REPORT_LINE_MAX };
 	long n;
 
-	if (flags < 0 || (flags & FD_CLOEXEC) || fd == r->named)
+	/* Made here, by a constructor that ran before the library's. */
+	if (flags < 0 || (flags & FD_CLOEXEC) || fd == r->named ||
+	    (fdtable_get(fd) & FDT_HERE))
 		return 0;
 	fd_link(link, sizeof(link), fd);
 	n = sys_call(SYS_readlinkat, AT_FDCWD, link, target,
