@@ -70,7 +70,6 @@ AC_DEFUN([CLOEXEC_KERNEL_API], [
 	AC_CHECK_DECLS([pipe2, dup3], [], [], [[#include <unistd.h>]])
 	AC_CHECK_DECLS([epoll_create1], [], [], [[#include <sys/epoll.h>]])
 	AC_CHECK_FUNCS([accept4 pipe2 dup3 epoll_create1 secure_getenv])
-	AC_CHECK_FUNCS([_Fork execveat])
 	dnl 32-bit glibc (2.34 on): what a program built with _TIME_BITS=64
 	dnl calls instead of fcntl, ioctl, recvmsg and recvmmsg.
 	AC_CHECK_FUNCS([__fcntl_time64 __ioctl_time64 __recvmsg64 __recvmmsg64])
@@ -119,25 +118,24 @@ int recvmmsg(int, struct mmsghdr *, unsigned int, int, struct timespec *);]],
 ])
 
 dnl CLOEXEC_ENTRY_POINTS: which rows of src/entrypoints.def the C library
-dnl has.  One the C library lacks (glibc's _FORTIFY_SOURCE names, fcntl64,
-dnl getpt, rcmd ... on musl) is left out of the library: CLOEXEC_ABSENT
-dnl names it for the version script, `cloexec --list`'s check and the tests,
-dnl and the wrappers that could not even compile without it test the
-dnl HAVE_ macro.  cloexec_* rows are the library's own API, always there.
-dnl Run after the libraries are found: a symbol of -ldl or -lutil counts.
+dnl has.  Each ENTRY row's symbol is checked, read from the file when
+dnl autoconf runs, so that config.h has a HAVE_ template for every row and
+dnl a new row needs no line here.  One the C library lacks (glibc's
+dnl _FORTIFY_SOURCE names, fcntl64, getpt, rcmd ... on musl) is left out of
+dnl the library: CLOEXEC_ABSENT names it for the version script, `cloexec
+dnl --list`'s check and the tests, and the wrappers that could not even
+dnl compile without it test its HAVE_ macro.  cloexec_* rows are the
+dnl library's own API, always there.  Run after the libraries are found: a
+dnl symbol of -ldl or -lutil counts.
 AC_DEFUN([CLOEXEC_ENTRY_POINTS], [
-	AC_CHECK_FUNCS([__open_2 __open64_2 __openat_2 __openat64_2 \
-		fcntl64 getpt])
-	cloexec_rows=`sed -n 's/^ENTRY(\([[A-Za-z_0-9]]*\),.*/\1/p' \
-		"$srcdir/src/entrypoints.def"`
-	AS_IF([test -z "$cloexec_rows"],
-		[AC_MSG_ERROR([no ENTRY rows in $srcdir/src/entrypoints.def])])
+	m4_define([cloexec_rows], m4_esyscmd_s([sed -n \
+		's/^ENTRY(\([A-Za-z_0-9]*\),.*/\1/p' src/entrypoints.def |
+		grep -v '^cloexec_' | tr '\n' ' ']))
+	m4_if(cloexec_rows, [],
+		[m4_fatal([no ENTRY rows in src/entrypoints.def])])
 	CLOEXEC_ABSENT=
-	for cloexec_sym in $cloexec_rows; do
-		case $cloexec_sym in cloexec_*) continue ;; esac
-		AC_CHECK_FUNC([$cloexec_sym], [],
-			[CLOEXEC_ABSENT="$CLOEXEC_ABSENT $cloexec_sym"])
-	done
+	AC_CHECK_FUNCS(cloexec_rows, [],
+		[CLOEXEC_ABSENT="$CLOEXEC_ABSENT $ac_func"])
 	CLOEXEC_ABSENT=`echo $CLOEXEC_ABSENT`
 	AC_MSG_CHECKING([which entry points the C library lacks])
 	AC_MSG_RESULT([${CLOEXEC_ABSENT:-none}])

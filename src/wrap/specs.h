@@ -1,88 +1,35 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The fd-creating calls, described once: which flag family spells their
- * flags, which policy class they belong to, which kernel capability their
- * native path needs.  The family wrappers and the syscall() wrapper share
- * these.
+ * The fd-creating calls, spec_<call> for each CALL row of
+ * src/entrypoints.def: which flag family spells their flags, which policy
+ * class they belong to, which kernel capability their native path needs,
+ * and how an old kernel gets them (the kind).  The family wrappers and
+ * the syscall() wrapper share these.
  *
- * They are static constants here, not objects elsewhere, so that each
- * wrapper's flag remapping folds into a few instructions at compile time.
+ * They are static constants here, not objects elsewhere: where a wrapper's
+ * fast path (fdreq_start) reads them, the compiler knows their fields.
  */
 #ifndef CLOEXEC_SPECS_H
 #define CLOEXEC_SPECS_H
 
 #include "core/fdreq.h"
 
-/* A plain call that gains a flag natively: accept -> accept4. */
-#define PLAIN(fam, class, capability)                                          \
-	{ .family = &(fam), .cls = (class), .cap = (capability),               \
-	  .plain_takes_no_flags = true }
-/* The flagged call itself: emulated even without flags on old kernels. */
-#define FLAGGED(fam, class, capability)                                        \
-	{ .family = &(fam), .cls = (class), .cap = (capability),               \
-	  .plain_takes_no_flags = true, .flagged_call = true }
-/* A call whose own flags argument carries the bits, plain or not. */
-#define WITH_FLAGS(fam, class, capability)                                     \
-	{ .family = &(fam), .cls = (class), .cap = (capability),               \
-	  .flagged_call = true }
+/* The kinds of entrypoints.def, as the two fields fdreq reads. */
+#define CALL_KIND_BITS_IN_ARG .plain_takes_no_flags = false, .flagged_call = false
+#define CALL_KIND_HAS_TWIN .plain_takes_no_flags = true, .flagged_call = false
+#define CALL_KIND_IS_TWIN .plain_takes_no_flags = true, .flagged_call = true
+#define CALL_KIND_OWN_FLAGS .plain_takes_no_flags = false, .flagged_call = true
 
-static const struct fd_spec spec_socket = {
-	.family = &flags_sock, .cls = FD_CLASS_SOCKET, .cap = CAP_SOCK_FLAGS
-};
-static const struct fd_spec spec_accept =
-	PLAIN(flags_sock, FD_CLASS_ACCEPT, CAP_ACCEPT4);
-static const struct fd_spec spec_accept4 =
-	FLAGGED(flags_sock, FD_CLASS_ACCEPT, CAP_ACCEPT4);
-static const struct fd_spec spec_open = {
-	.family = &flags_open, .cls = FD_CLASS_FILE, .cap = CAP_O_CLOEXEC
-};
-static const struct fd_spec spec_stdio = {
-	.family = &flags_open, .cls = FD_CLASS_STDIO, .cap = CAP_O_CLOEXEC
-};
-/* glibc's popen makes its pipe with pipe2(O_CLOEXEC): "e" always works. */
-static const struct fd_spec spec_popen = {
-	.family = &flags_open, .cls = FD_CLASS_STDIO, .cap = CAP_BUILTIN
-};
-static const struct fd_spec spec_pipe = PLAIN(flags_pipe, FD_CLASS_PIPE, CAP_PIPE2);
-static const struct fd_spec spec_pipe2 =
-	FLAGGED(flags_pipe, FD_CLASS_PIPE, CAP_PIPE2);
-static const struct fd_spec spec_dup =
-	PLAIN(flags_open, FD_CLASS_DUP, CAP_F_DUPFD_CLOEXEC);
-static const struct fd_spec spec_dupfd_cloexec =
-	FLAGGED(flags_open, FD_CLASS_DUP, CAP_F_DUPFD_CLOEXEC);
-static const struct fd_spec spec_dup2 = PLAIN(flags_open, FD_CLASS_DUP2, CAP_DUP3);
-static const struct fd_spec spec_dup3 = FLAGGED(flags_open, FD_CLASS_DUP2, CAP_DUP3);
-static const struct fd_spec spec_epoll =
-	PLAIN(flags_epoll, FD_CLASS_EVENT, CAP_EPOLL_CREATE1);
-static const struct fd_spec spec_epoll1 =
-	FLAGGED(flags_epoll, FD_CLASS_EVENT, CAP_EPOLL_CREATE1);
-static const struct fd_spec spec_inotify =
-	PLAIN(flags_inotify, FD_CLASS_EVENT, CAP_INOTIFY_INIT1);
-static const struct fd_spec spec_inotify1 =
-	FLAGGED(flags_inotify, FD_CLASS_EVENT, CAP_INOTIFY_INIT1);
-static const struct fd_spec spec_eventfd =
-	WITH_FLAGS(flags_eventfd, FD_CLASS_EVENT, CAP_EVENTFD_FLAGS);
-static const struct fd_spec spec_signalfd =
-	WITH_FLAGS(flags_signalfd, FD_CLASS_EVENT, CAP_SIGNALFD_FLAGS);
-static const struct fd_spec spec_timerfd =
-	WITH_FLAGS(flags_timerfd, FD_CLASS_EVENT, CAP_TIMERFD_FLAGS);
-static const struct fd_spec spec_memfd =
-	WITH_FLAGS(flags_memfd, FD_CLASS_EVENT, CAP_BUILTIN);
-static const struct fd_spec spec_fanotify =
-	WITH_FLAGS(flags_fanotify, FD_CLASS_EVENT, CAP_BUILTIN);
-static const struct fd_spec spec_userfaultfd =
-	WITH_FLAGS(flags_pipe, FD_CLASS_EVENT, CAP_BUILTIN);
-static const struct fd_spec spec_perf =
-	WITH_FLAGS(flags_perf, FD_CLASS_EVENT, CAP_BUILTIN);
-static const struct fd_spec spec_pty = {
-	.family = &flags_open, .cls = FD_CLASS_PTY, .cap = CAP_O_CLOEXEC
-};
-static const struct fd_spec spec_msg = {
-	.family = &flags_msg, .cls = FD_CLASS_MESSAGE, .cap = CAP_CMSG_CLOEXEC
-};
-static const struct fd_spec spec_rcmd = {
-	.family = &flags_sock, .cls = FD_CLASS_SOCKET, .cap = CAP_NEVER
-};
+/* A CALL row's fields as a struct fd_spec initializer. */
+#define CALL_SPEC(fam, class, capability, kind)                                \
+	{ .family = &(fam), .cls = (class), .cap = (capability),               \
+	  CALL_KIND_##kind }
+
+#define CALL(name, fam, class, capability, kind)                               \
+	static const struct fd_spec spec_##name =                              \
+		CALL_SPEC(fam, class, capability, kind);
+#include "entrypoints.def"
+#undef CALL
 
 struct msghdr;
 /* Mark the fds a received message carries (msg.c, for syscall.c too). */

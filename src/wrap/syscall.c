@@ -57,54 +57,23 @@ enum result { FD, PAIR, MSG, MMSG };
  * in args[flags_arg] too.
  */
 /*
- * The rules name their fd_spec by index: a table of pointers would need a
+ * The rules name their call by index, and the calls' specs are values in
+ * one array, made from entrypoints.def: a table of pointers would need a
  * relocation per row, written by the dynamic loader at every process
- * start, and would make the read-only-after-relocation data one page
- * longer than it needs to be.  This table holds each spec once.
+ * start.  (Each spec still holds its family's address: one each.)
  */
-enum rule_spec {
-	RULE_SPEC_ACCEPT,
-	RULE_SPEC_ACCEPT4,
-	RULE_SPEC_DUP2,
-	RULE_SPEC_DUP3,
-	RULE_SPEC_EPOLL1,
-	RULE_SPEC_EVENTFD,
-	RULE_SPEC_FANOTIFY,
-	RULE_SPEC_INOTIFY,
-	RULE_SPEC_INOTIFY1,
-	RULE_SPEC_MEMFD,
-	RULE_SPEC_MSG,
-	RULE_SPEC_OPEN,
-	RULE_SPEC_PERF,
-	RULE_SPEC_PIPE,
-	RULE_SPEC_PIPE2,
-	RULE_SPEC_SIGNALFD,
-	RULE_SPEC_SOCKET,
-	RULE_SPEC_TIMERFD,
-	RULE_SPEC_USERFAULTFD,
+enum call_id {
+#define CALL(name, ...) CALL_ID_##name,
+#include "entrypoints.def"
+#undef CALL
 };
 
-static const struct fd_spec *const rule_specs[] = {
-	[RULE_SPEC_ACCEPT] = &spec_accept,
-	[RULE_SPEC_ACCEPT4] = &spec_accept4,
-	[RULE_SPEC_DUP2] = &spec_dup2,
-	[RULE_SPEC_DUP3] = &spec_dup3,
-	[RULE_SPEC_EPOLL1] = &spec_epoll1,
-	[RULE_SPEC_EVENTFD] = &spec_eventfd,
-	[RULE_SPEC_FANOTIFY] = &spec_fanotify,
-	[RULE_SPEC_INOTIFY] = &spec_inotify,
-	[RULE_SPEC_INOTIFY1] = &spec_inotify1,
-	[RULE_SPEC_MEMFD] = &spec_memfd,
-	[RULE_SPEC_MSG] = &spec_msg,
-	[RULE_SPEC_OPEN] = &spec_open,
-	[RULE_SPEC_PERF] = &spec_perf,
-	[RULE_SPEC_PIPE] = &spec_pipe,
-	[RULE_SPEC_PIPE2] = &spec_pipe2,
-	[RULE_SPEC_SIGNALFD] = &spec_signalfd,
-	[RULE_SPEC_SOCKET] = &spec_socket,
-	[RULE_SPEC_TIMERFD] = &spec_timerfd,
-	[RULE_SPEC_USERFAULTFD] = &spec_userfaultfd,
+#define CALL(name, fam, class, capability, kind)                               \
+	[CALL_ID_##name] = CALL_SPEC(fam, class, capability, kind),
+static const struct fd_spec call_specs[] = {
+#include "entrypoints.def"
 };
+#undef CALL
 
 static const struct sys_rule {
 	long nr, native_nr, fallback_nr;
@@ -114,90 +83,90 @@ static const struct sys_rule {
 	signed char target_arg; /* dup2, dup3: the number asked for */
 	unsigned char result;
 	bool may_block;		/* waits for args[0] to be readable */
-	unsigned char spec;	/* in rule_specs */
+	unsigned char call;	/* in call_specs */
 } rules[] = {
 	{ SYS_socket, SYS_socket, SYS_socket, 1, true, -1, -1, FD, false,
-	  RULE_SPEC_SOCKET },
+	  CALL_ID_socket },
 	{ SYS_socketpair, SYS_socketpair, SYS_socketpair, 1, true, 3, -1, PAIR,
-	  false, RULE_SPEC_SOCKET },
+	  false, CALL_ID_socket },
 #ifdef SYS_accept
 	{ SYS_accept, SYS_accept4, SYS_accept, 3, false, -1, -1, FD, true,
-	  RULE_SPEC_ACCEPT },
+	  CALL_ID_accept },
 	{ SYS_accept4, SYS_accept4, SYS_accept, 3, true, -1, -1, FD, true,
-	  RULE_SPEC_ACCEPT4 },
+	  CALL_ID_accept4 },
 #else
 	{ SYS_accept4, SYS_accept4, SYS_accept4, 3, true, -1, -1, FD, true,
-	  RULE_SPEC_ACCEPT4 },
+	  CALL_ID_accept4 },
 #endif
 #ifdef SYS_pipe
 	{ SYS_pipe, SYS_pipe2, SYS_pipe, 1, false, 0, -1, PAIR, false,
-	  RULE_SPEC_PIPE },
+	  CALL_ID_pipe },
 	{ SYS_pipe2, SYS_pipe2, SYS_pipe, 1, true, 0, -1, PAIR, false,
-	  RULE_SPEC_PIPE2 },
+	  CALL_ID_pipe2 },
 #else
 	{ SYS_pipe2, SYS_pipe2, SYS_pipe2, 1, true, 0, -1, PAIR, false,
-	  RULE_SPEC_PIPE2 },
+	  CALL_ID_pipe2 },
 #endif
 #ifdef SYS_open
 	{ SYS_open, SYS_open, SYS_open, 1, true, -1, -1, FD, false,
-	  RULE_SPEC_OPEN },
+	  CALL_ID_open },
 #endif
 	{ SYS_openat, SYS_openat, SYS_openat, 2, true, -1, -1, FD, false,
-	  RULE_SPEC_OPEN },
+	  CALL_ID_open },
 	{ SYS_open_by_handle_at, SYS_open_by_handle_at, SYS_open_by_handle_at,
-	  2, true, -1, -1, FD, false, RULE_SPEC_OPEN },
+	  2, true, -1, -1, FD, false, CALL_ID_open },
 #ifdef SYS_inotify_init
 	{ SYS_inotify_init, SYS_inotify_init1, SYS_inotify_init, 0, false, -1,
-	  -1, FD, false, RULE_SPEC_INOTIFY },
+	  -1, FD, false, CALL_ID_inotify },
 	{ SYS_inotify_init1, SYS_inotify_init1, SYS_inotify_init, 0, true, -1,
-	  -1, FD, false, RULE_SPEC_INOTIFY1 },
+	  -1, FD, false, CALL_ID_inotify1 },
 #else
 	{ SYS_inotify_init1, SYS_inotify_init1, SYS_inotify_init1, 0, true, -1,
-	  -1, FD, false, RULE_SPEC_INOTIFY1 },
+	  -1, FD, false, CALL_ID_inotify1 },
 #endif
 #ifdef SYS_eventfd
 	{ SYS_eventfd, SYS_eventfd2, SYS_eventfd, 1, false, -1, -1, FD, false,
-	  RULE_SPEC_EVENTFD },
+	  CALL_ID_eventfd },
 #endif
 	{ SYS_eventfd2, SYS_eventfd2, SYS_eventfd2, 1, true, -1, -1, FD, false,
-	  RULE_SPEC_EVENTFD },
+	  CALL_ID_eventfd },
 #ifndef SYS_epoll_create
 	{ SYS_epoll_create1, SYS_epoll_create1, SYS_epoll_create1, 0, true, -1,
-	  -1, FD, false, RULE_SPEC_EPOLL1 },
+	  -1, FD, false, CALL_ID_epoll1 },
 #endif
 #ifdef SYS_signalfd
 	{ SYS_signalfd, SYS_signalfd4, SYS_signalfd, 3, false, -1, -1, FD,
-	  false, RULE_SPEC_SIGNALFD },
+	  false, CALL_ID_signalfd },
 #endif
 	{ SYS_signalfd4, SYS_signalfd4, SYS_signalfd4, 3, true, -1, -1, FD,
-	  false, RULE_SPEC_SIGNALFD },
+	  false, CALL_ID_signalfd },
 	{ SYS_timerfd_create, SYS_timerfd_create, SYS_timerfd_create, 1, true,
-	  -1, -1, FD, false, RULE_SPEC_TIMERFD },
+	  -1, -1, FD, false, CALL_ID_timerfd },
 	{ SYS_memfd_create, SYS_memfd_create, SYS_memfd_create, 1, true, -1,
-	  -1, FD, false, RULE_SPEC_MEMFD },
+	  -1, FD, false, CALL_ID_memfd },
 	{ SYS_fanotify_init, SYS_fanotify_init, SYS_fanotify_init, 0, true, -1,
-	  -1, FD, false, RULE_SPEC_FANOTIFY },
+	  -1, FD, false, CALL_ID_fanotify },
 	{ SYS_userfaultfd, SYS_userfaultfd, SYS_userfaultfd, 0, true, -1, -1,
-	  FD, false, RULE_SPEC_USERFAULTFD },
+	  FD, false, CALL_ID_userfaultfd },
 	{ SYS_perf_event_open, SYS_perf_event_open, SYS_perf_event_open, 4,
-	  true, -1, -1, FD, false, RULE_SPEC_PERF },
+	  true, -1, -1, FD, false, CALL_ID_perf },
 #ifdef SYS_dup2
 	{ SYS_dup2, SYS_dup3, SYS_dup2, 2, false, -1, 1, FD, false,
-	  RULE_SPEC_DUP2 },
+	  CALL_ID_dup2 },
 	{ SYS_dup3, SYS_dup3, SYS_dup2, 2, true, -1, 1, FD, false,
-	  RULE_SPEC_DUP3 },
+	  CALL_ID_dup3 },
 #else
 	{ SYS_dup3, SYS_dup3, SYS_dup3, 2, true, -1, 1, FD, false,
-	  RULE_SPEC_DUP3 },
+	  CALL_ID_dup3 },
 #endif
 	{ SYS_recvmsg, SYS_recvmsg, SYS_recvmsg, 2, true, 1, -1, MSG, true,
-	  RULE_SPEC_MSG },
+	  CALL_ID_msg },
 	{ SYS_recvmmsg, SYS_recvmmsg, SYS_recvmmsg, 3, true, 1, -1, MMSG, true,
-	  RULE_SPEC_MSG },
+	  CALL_ID_msg },
 #ifdef SYS_recvmmsg_time64
 	/* 32-bit ABIs: the same call with a 64-bit timeout (Linux 5.1). */
 	{ SYS_recvmmsg_time64, SYS_recvmmsg_time64, SYS_recvmmsg_time64, 3,
-	  true, 1, -1, MMSG, true, RULE_SPEC_MSG },
+	  true, 1, -1, MMSG, true, CALL_ID_msg },
 #endif
 };
 
@@ -209,17 +178,17 @@ static const struct sys_rule {
  */
 static const struct sys_rule socketcall_rules[] = {
 	{ SOCKETCALL_SOCKET, SOCKETCALL_SOCKET, SOCKETCALL_SOCKET, 1, true, -1,
-	  -1, FD, false, RULE_SPEC_SOCKET },
+	  -1, FD, false, CALL_ID_socket },
 	{ SOCKETCALL_SOCKETPAIR, SOCKETCALL_SOCKETPAIR, SOCKETCALL_SOCKETPAIR,
-	  1, true, 3, -1, PAIR, false, RULE_SPEC_SOCKET },
+	  1, true, 3, -1, PAIR, false, CALL_ID_socket },
 	{ SOCKETCALL_ACCEPT, SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT, 3, false,
-	  -1, -1, FD, true, RULE_SPEC_ACCEPT },
+	  -1, -1, FD, true, CALL_ID_accept },
 	{ SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT, 3, true,
-	  -1, -1, FD, true, RULE_SPEC_ACCEPT4 },
+	  -1, -1, FD, true, CALL_ID_accept4 },
 	{ SOCKETCALL_RECVMSG, SOCKETCALL_RECVMSG, SOCKETCALL_RECVMSG, 2, true,
-	  1, -1, MSG, true, RULE_SPEC_MSG },
+	  1, -1, MSG, true, CALL_ID_msg },
 	{ SOCKETCALL_RECVMMSG, SOCKETCALL_RECVMMSG, SOCKETCALL_RECVMMSG, 3,
-	  true, 1, -1, MMSG, true, RULE_SPEC_MSG },
+	  true, 1, -1, MMSG, true, CALL_ID_msg },
 };
 
 /* How many of args[] each sub-call reads. */
@@ -280,7 +249,7 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 {
 	int flags = r->caller_flags ? (int)a[r->flags_arg] : 0;
 	int wait = -1;
-	const struct fd_spec *spec = rule_specs[r->spec];
+	const struct fd_spec *spec = &call_specs[r->call];
 	struct fdreq rq;
 	long ret, nr;
 	int i;
