@@ -21,6 +21,7 @@
 #include <wchar.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/fanotify.h>
@@ -393,15 +394,15 @@ static int mk_signalfd(int f[2])
 
 	return one(signalfd(-1, &set, 0), f);
 }
-static int mk_timerfd(int f[2])
+static int mk_timerfd_create(int f[2])
 {
 	return one(timerfd_create(CLOCK_MONOTONIC, 0), f);
 }
-static int mk_memfd(int f[2])
+static int mk_memfd_create(int f[2])
 {
 	return one(memfd_create("it", 0), f);
 }
-static int mk_fanotify(int f[2])
+static int mk_fanotify_init(int f[2])
 {
 	return skip_if_denied(one(fanotify_init(FAN_CLASS_NOTIF, O_RDONLY), f));
 }
@@ -444,6 +445,81 @@ static int mk_rresvport_af(int f[2])
 	int port = 1023;
 
 	return skip_if_denied(one(rresvport_af(&port, AF_INET6), f));
+}
+
+/*
+ * A one-shot rexec/rsh server on the loopback: it reads the four
+ * NUL-ended fields the client sends (no stderr port, the two names, the
+ * command) and answers success, one zero byte.  Its port, network order.
+ */
+static int rsh_server(pid_t *pid)
+{
+	struct sockaddr_in addr;
+	int l = tl_listener(&addr), c, nuls = 0;
+	char ch;
+
+	*pid = fork();
+	if (*pid == 0) {
+		c = accept(l, NULL, NULL);
+		while (c >= 0 && nuls < 4 && read(c, &ch, 1) == 1)
+			nuls += ch == '\0';
+		_exit(c < 0 || write(c, "", 1) != 1);
+	}
+	close(l);
+	return addr.sin_port;
+}
+
+/* A client that failed before it connected leaves the server waiting. */
+static int rsh_done(pid_t pid, int fd)
+{
+	if (fd < 0)
+		kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return fd;
+}
+
+static int mk_rexec(int f[2])
+{
+	char *host = (char[]){ "127.0.0.1" };
+	pid_t pid;
+	int port = rsh_server(&pid);
+
+	return one(rsh_done(pid, rexec(&host, port, "u", "p", "true", NULL)),
+		   f);
+}
+static int mk_rexec_af(int f[2])
+{
+	char *host = (char[]){ "127.0.0.1" };
+	pid_t pid;
+	int port = rsh_server(&pid);
+
+	return one(rsh_done(pid, rexec_af(&host, port, "u", "p", "true", NULL,
+					  AF_INET)),
+		   f);
+}
+/* From a reserved port: root only. */
+static int mk_rcmd(int f[2])
+{
+	char *host = (char[]){ "127.0.0.1" };
+	pid_t pid;
+	int port = rsh_server(&pid);
+
+	return skip_if_denied(one(
+		rsh_done(pid, rcmd(&host, (unsigned short)port, "u", "u",
+				   "true", NULL)),
+		f));
+}
+static int mk_rcmd_af(int f[2])
+{
+	char *host = (char[]){ "127.0.0.1" };
+	pid_t pid;
+	int port = rsh_server(&pid);
+
+	return skip_if_denied(one(rsh_done(pid, rcmd_af(&host,
+							(unsigned short)port,
+							"u", "u", "true", NULL,
+							AF_INET)),
+				  f));
 }
 
 /* --- the same numbers through syscall() --- */
@@ -567,15 +643,15 @@ static int sys_signalfd4(int f[2])
 
 	return sys_one(syscall(SYS_signalfd4, -1, &set, 8, 0), f);
 }
-static int sys_timerfd(int f[2])
+static int sys_timerfd_create(int f[2])
 {
 	return sys_one(syscall(SYS_timerfd_create, CLOCK_MONOTONIC, 0), f);
 }
-static int sys_memfd(int f[2])
+static int sys_memfd_create(int f[2])
 {
 	return sys_one(syscall(SYS_memfd_create, "it", 0), f);
 }
-static int sys_fanotify(int f[2])
+static int sys_fanotify_init(int f[2])
 {
 	return skip_if_denied(
 		sys_one(syscall(SYS_fanotify_init, FAN_CLASS_NOTIF, O_RDONLY),
@@ -584,6 +660,17 @@ static int sys_fanotify(int f[2])
 static int sys_userfaultfd(int f[2])
 {
 	return skip_if_denied(sys_one(syscall(SYS_userfaultfd, 0), f));
+}
+/* perf_event_paranoid or a container's seccomp may refuse it. */
+static int sys_perf_event_open(int f[2])
+{
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE,
+					.size = sizeof(attr),
+					.config = PERF_COUNT_SW_CPU_CLOCK,
+					.disabled = 1 };
+
+	return skip_if_denied(sys_one(
+		syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0), f));
 }
 static int sys_open_by_handle_at(int f[2])
 {
@@ -681,23 +768,29 @@ static const struct maker {
 	{ "dup2", mk_dup2, true, false }, { "dup3", mk_dup3, true, false },
 	M(fcntl), M(fcntl64), M(epoll_create), M(epoll_create1),
 	M(inotify_init), M(inotify_init1), M(eventfd), M(signalfd),
-	M(timerfd), M(memfd), M(fanotify), M(posix_openpt), M(getpt),
+	M(timerfd_create), M(memfd_create), M(fanotify_init), M(posix_openpt),
+	M(getpt),
 	M(openpty), M(forkpty), M(recvmsg), M(recvmmsg),
 	{ "rresvport", mk_rresvport, false, true },
 	{ "rresvport_af", mk_rresvport_af, false, true },
+	{ "rexec", mk_rexec, false, true },
+	{ "rexec_af", mk_rexec_af, false, true },
+	{ "rcmd", mk_rcmd, false, true },
+	{ "rcmd_af", mk_rcmd_af, false, true },
 	S(socket), S(socketpair),
 #ifdef SYS_accept
 	S(accept),
 #endif
 	S(accept4), S(openat), S(openat2), S(pipe2), S(dup),
 	{ "syscall dup3", sys_dup3, true, false }, S(fcntl), S(epoll_create1),
-	S(inotify_init1), S(eventfd2), S(signalfd4), S(timerfd), S(memfd),
+	S(inotify_init1), S(eventfd2), S(signalfd4), S(timerfd_create), S(memfd_create),
 #ifdef SYS_open
 	/* The calls that newer architectures (aarch64) never had. */
 	S(open), S(creat), S(pipe), { "syscall dup2", sys_dup2, true, false },
 	S(epoll_create), S(inotify_init), S(eventfd), S(signalfd),
 #endif
-	S(fanotify), S(userfaultfd), S(open_by_handle_at), S(recvmsg),
+	S(fanotify_init), S(userfaultfd), S(perf_event_open),
+	S(open_by_handle_at), S(recvmsg),
 	S(recvmmsg),
 #ifdef SYS_fcntl64
 	S(fcntl64),
