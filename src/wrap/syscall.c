@@ -49,13 +49,29 @@ static long call(long nr, const long a[6])
 
 enum result { FD, PAIR, MSG, MMSG };
 
+/* Where an opening call's path is, for the keep-path= list. */
+enum path { PATH_NONE, PATH_CWD /* args[0] */, PATH_AT /* args[0], [1] */ };
+
 /*
- * One row per number.  Natively the call becomes native_nr with the flags
- * in args[flags_arg]; on the fallback path it is fallback_nr with the
- * caller's remaining flags there (a plain call ignores the extra argument,
- * as system calls do).  The caller's own flags, if the number has any, are
- * in args[flags_arg] too.
+ * What is done with a number: by its rule, or by a translator of its own,
+ * where the flags are not simply an argument (F_DUPFD in fcntl's, inside
+ * openat2's struct), the call changes (dup natively is fcntl), or it is
+ * a way to make a process rather than an fd.
  */
+enum how {
+	BY_RULE,
+	BY_DUP,
+	BY_FCNTL,
+	BY_CREAT,
+	BY_OPENAT2,
+	BY_EPOLL,
+	BY_SOCKETCALL,
+	BY_FORK,
+	/* Memory shared with the child, or (clone3) flags in the caller's
+	 * memory: the policy settled first is what can be done (policy.h). */
+	BY_SHARED_CHILD,
+};
+
 /*
  * The rules name their call by index, and the calls' specs are values in
  * one array, made from entrypoints.def: a table of pointers would need a
@@ -75,98 +91,150 @@ static const struct fd_spec call_specs[] = {
 };
 #undef CALL
 
+/*
+ * One row per number.  Natively the call becomes native_nr with the flags
+ * in args[flags_arg]; on the fallback path it is fallback_nr with the
+ * caller's remaining flags there (a plain call ignores the extra argument,
+ * as system calls do).  The caller's own flags, if the number has any, are
+ * in args[flags_arg] too.  A field left out is 0: none of it.
+ */
 static const struct sys_rule {
 	long nr, native_nr, fallback_nr;
+	unsigned char how;
 	signed char flags_arg;	/* where the flags go */
 	bool caller_flags;	/* the caller's number has them there */
+	unsigned char result;	/* FD, PAIR, MSG, MMSG */
 	signed char out_arg;	/* PAIR: int[2]; MSG, MMSG: the message(s) */
-	signed char target_arg; /* dup2, dup3: the number asked for */
-	unsigned char result;
+	bool onto;		/* dup2, dup3: args[1] is the number asked for */
+	unsigned char path;	/* PATH_NONE, PATH_CWD, PATH_AT */
 	bool may_block;		/* waits for args[0] to be readable */
+	bool changes_fd0;	/* signalfd: args[0] other than -1 is changed */
 	unsigned char call;	/* in call_specs */
 } rules[] = {
-	{ SYS_socket, SYS_socket, SYS_socket, 1, true, -1, -1, FD, false,
-	  CALL_ID_socket },
-	{ SYS_socketpair, SYS_socketpair, SYS_socketpair, 1, true, 3, -1, PAIR,
-	  false, CALL_ID_socket },
+#define SAME_NR(n) .nr = (n), .native_nr = (n), .fallback_nr = (n)
+	{ SAME_NR(SYS_socket), .flags_arg = 1, .caller_flags = true,
+	  .call = CALL_ID_socket },
+	{ SAME_NR(SYS_socketpair), .flags_arg = 1, .caller_flags = true,
+	  .result = PAIR, .out_arg = 3, .call = CALL_ID_socket },
 #ifdef SYS_accept
-	{ SYS_accept, SYS_accept4, SYS_accept, 3, false, -1, -1, FD, true,
-	  CALL_ID_accept },
-	{ SYS_accept4, SYS_accept4, SYS_accept, 3, true, -1, -1, FD, true,
-	  CALL_ID_accept4 },
+	{ .nr = SYS_accept, .native_nr = SYS_accept4,
+	  .fallback_nr = SYS_accept, .flags_arg = 3, .may_block = true,
+	  .call = CALL_ID_accept },
+	{ .nr = SYS_accept4, .native_nr = SYS_accept4,
+	  .fallback_nr = SYS_accept, .flags_arg = 3, .caller_flags = true,
+	  .may_block = true, .call = CALL_ID_accept4 },
 #else
-	{ SYS_accept4, SYS_accept4, SYS_accept4, 3, true, -1, -1, FD, true,
-	  CALL_ID_accept4 },
+	{ SAME_NR(SYS_accept4), .flags_arg = 3, .caller_flags = true,
+	  .may_block = true, .call = CALL_ID_accept4 },
 #endif
 #ifdef SYS_pipe
-	{ SYS_pipe, SYS_pipe2, SYS_pipe, 1, false, 0, -1, PAIR, false,
-	  CALL_ID_pipe },
-	{ SYS_pipe2, SYS_pipe2, SYS_pipe, 1, true, 0, -1, PAIR, false,
-	  CALL_ID_pipe2 },
+	{ .nr = SYS_pipe, .native_nr = SYS_pipe2, .fallback_nr = SYS_pipe,
+	  .flags_arg = 1, .result = PAIR, .out_arg = 0,
+	  .call = CALL_ID_pipe },
+	{ .nr = SYS_pipe2, .native_nr = SYS_pipe2, .fallback_nr = SYS_pipe,
+	  .flags_arg = 1, .caller_flags = true, .result = PAIR, .out_arg = 0,
+	  .call = CALL_ID_pipe2 },
 #else
-	{ SYS_pipe2, SYS_pipe2, SYS_pipe2, 1, true, 0, -1, PAIR, false,
-	  CALL_ID_pipe2 },
+	{ SAME_NR(SYS_pipe2), .flags_arg = 1, .caller_flags = true,
+	  .result = PAIR, .out_arg = 0, .call = CALL_ID_pipe2 },
 #endif
 #ifdef SYS_open
-	{ SYS_open, SYS_open, SYS_open, 1, true, -1, -1, FD, false,
-	  CALL_ID_open },
+	{ SAME_NR(SYS_open), .flags_arg = 1, .caller_flags = true,
+	  .path = PATH_CWD, .call = CALL_ID_open },
 #endif
-	{ SYS_openat, SYS_openat, SYS_openat, 2, true, -1, -1, FD, false,
-	  CALL_ID_open },
-	{ SYS_open_by_handle_at, SYS_open_by_handle_at, SYS_open_by_handle_at,
-	  2, true, -1, -1, FD, false, CALL_ID_open },
+	{ SAME_NR(SYS_openat), .flags_arg = 2, .caller_flags = true,
+	  .path = PATH_AT, .call = CALL_ID_open },
+	{ SAME_NR(SYS_open_by_handle_at), .flags_arg = 2,
+	  .caller_flags = true, .call = CALL_ID_open },
+#ifdef SYS_creat
+	{ SAME_NR(SYS_creat), .how = BY_CREAT, .call = CALL_ID_open },
+#endif
+#ifdef SYS_openat2
+	{ SAME_NR(SYS_openat2), .how = BY_OPENAT2, .call = CALL_ID_open },
+#endif
 #ifdef SYS_inotify_init
-	{ SYS_inotify_init, SYS_inotify_init1, SYS_inotify_init, 0, false, -1,
-	  -1, FD, false, CALL_ID_inotify },
-	{ SYS_inotify_init1, SYS_inotify_init1, SYS_inotify_init, 0, true, -1,
-	  -1, FD, false, CALL_ID_inotify1 },
+	{ .nr = SYS_inotify_init, .native_nr = SYS_inotify_init1,
+	  .fallback_nr = SYS_inotify_init, .call = CALL_ID_inotify },
+	{ .nr = SYS_inotify_init1, .native_nr = SYS_inotify_init1,
+	  .fallback_nr = SYS_inotify_init, .caller_flags = true,
+	  .call = CALL_ID_inotify1 },
 #else
-	{ SYS_inotify_init1, SYS_inotify_init1, SYS_inotify_init1, 0, true, -1,
-	  -1, FD, false, CALL_ID_inotify1 },
+	{ SAME_NR(SYS_inotify_init1), .caller_flags = true,
+	  .call = CALL_ID_inotify1 },
 #endif
 #ifdef SYS_eventfd
-	{ SYS_eventfd, SYS_eventfd2, SYS_eventfd, 1, false, -1, -1, FD, false,
-	  CALL_ID_eventfd },
+	{ .nr = SYS_eventfd, .native_nr = SYS_eventfd2,
+	  .fallback_nr = SYS_eventfd, .flags_arg = 1,
+	  .call = CALL_ID_eventfd },
 #endif
-	{ SYS_eventfd2, SYS_eventfd2, SYS_eventfd2, 1, true, -1, -1, FD, false,
-	  CALL_ID_eventfd },
-#ifndef SYS_epoll_create
-	{ SYS_epoll_create1, SYS_epoll_create1, SYS_epoll_create1, 0, true, -1,
-	  -1, FD, false, CALL_ID_epoll1 },
+	{ SAME_NR(SYS_eventfd2), .flags_arg = 1, .caller_flags = true,
+	  .call = CALL_ID_eventfd },
+#ifdef SYS_epoll_create
+	/* epoll_create refuses a size epoll_create1 ignores (translate_epoll) */
+	{ SAME_NR(SYS_epoll_create), .how = BY_EPOLL, .call = CALL_ID_epoll },
+	{ SAME_NR(SYS_epoll_create1), .how = BY_EPOLL,
+	  .call = CALL_ID_epoll1 },
+#else
+	{ SAME_NR(SYS_epoll_create1), .caller_flags = true,
+	  .call = CALL_ID_epoll1 },
 #endif
 #ifdef SYS_signalfd
-	{ SYS_signalfd, SYS_signalfd4, SYS_signalfd, 3, false, -1, -1, FD,
-	  false, CALL_ID_signalfd },
+	{ .nr = SYS_signalfd, .native_nr = SYS_signalfd4,
+	  .fallback_nr = SYS_signalfd, .flags_arg = 3, .changes_fd0 = true,
+	  .call = CALL_ID_signalfd },
 #endif
-	{ SYS_signalfd4, SYS_signalfd4, SYS_signalfd4, 3, true, -1, -1, FD,
-	  false, CALL_ID_signalfd },
-	{ SYS_timerfd_create, SYS_timerfd_create, SYS_timerfd_create, 1, true,
-	  -1, -1, FD, false, CALL_ID_timerfd },
-	{ SYS_memfd_create, SYS_memfd_create, SYS_memfd_create, 1, true, -1,
-	  -1, FD, false, CALL_ID_memfd },
-	{ SYS_fanotify_init, SYS_fanotify_init, SYS_fanotify_init, 0, true, -1,
-	  -1, FD, false, CALL_ID_fanotify },
-	{ SYS_userfaultfd, SYS_userfaultfd, SYS_userfaultfd, 0, true, -1, -1,
-	  FD, false, CALL_ID_userfaultfd },
-	{ SYS_perf_event_open, SYS_perf_event_open, SYS_perf_event_open, 4,
-	  true, -1, -1, FD, false, CALL_ID_perf },
+	{ SAME_NR(SYS_signalfd4), .flags_arg = 3, .caller_flags = true,
+	  .changes_fd0 = true, .call = CALL_ID_signalfd },
+	{ SAME_NR(SYS_timerfd_create), .flags_arg = 1, .caller_flags = true,
+	  .call = CALL_ID_timerfd },
+	{ SAME_NR(SYS_memfd_create), .flags_arg = 1, .caller_flags = true,
+	  .call = CALL_ID_memfd },
+	{ SAME_NR(SYS_fanotify_init), .caller_flags = true,
+	  .call = CALL_ID_fanotify },
+	{ SAME_NR(SYS_userfaultfd), .caller_flags = true,
+	  .call = CALL_ID_userfaultfd },
+	{ SAME_NR(SYS_perf_event_open), .flags_arg = 4, .caller_flags = true,
+	  .call = CALL_ID_perf },
+	{ SAME_NR(SYS_dup), .how = BY_DUP, .call = CALL_ID_dup },
 #ifdef SYS_dup2
-	{ SYS_dup2, SYS_dup3, SYS_dup2, 2, false, -1, 1, FD, false,
-	  CALL_ID_dup2 },
-	{ SYS_dup3, SYS_dup3, SYS_dup2, 2, true, -1, 1, FD, false,
-	  CALL_ID_dup3 },
+	{ .nr = SYS_dup2, .native_nr = SYS_dup3, .fallback_nr = SYS_dup2,
+	  .flags_arg = 2, .onto = true, .call = CALL_ID_dup2 },
+	{ .nr = SYS_dup3, .native_nr = SYS_dup3, .fallback_nr = SYS_dup2,
+	  .flags_arg = 2, .caller_flags = true, .onto = true,
+	  .call = CALL_ID_dup3 },
 #else
-	{ SYS_dup3, SYS_dup3, SYS_dup3, 2, true, -1, 1, FD, false,
-	  CALL_ID_dup3 },
+	{ SAME_NR(SYS_dup3), .flags_arg = 2, .caller_flags = true,
+	  .onto = true, .call = CALL_ID_dup3 },
 #endif
-	{ SYS_recvmsg, SYS_recvmsg, SYS_recvmsg, 2, true, 1, -1, MSG, true,
-	  CALL_ID_msg },
-	{ SYS_recvmmsg, SYS_recvmmsg, SYS_recvmmsg, 3, true, 1, -1, MMSG, true,
-	  CALL_ID_msg },
+	{ SAME_NR(SYS_fcntl), .how = BY_FCNTL, .call = CALL_ID_dup },
+#ifdef SYS_fcntl64
+	/* 32-bit ABIs have both; libc uses fcntl64. */
+	{ SAME_NR(SYS_fcntl64), .how = BY_FCNTL, .call = CALL_ID_dup },
+#endif
+	{ SAME_NR(SYS_recvmsg), .flags_arg = 2, .caller_flags = true,
+	  .result = MSG, .out_arg = 1, .may_block = true,
+	  .call = CALL_ID_msg },
+	{ SAME_NR(SYS_recvmmsg), .flags_arg = 3, .caller_flags = true,
+	  .result = MMSG, .out_arg = 1, .may_block = true,
+	  .call = CALL_ID_msg },
 #ifdef SYS_recvmmsg_time64
 	/* 32-bit ABIs: the same call with a 64-bit timeout (Linux 5.1). */
-	{ SYS_recvmmsg_time64, SYS_recvmmsg_time64, SYS_recvmmsg_time64, 3,
-	  true, 1, -1, MMSG, true, CALL_ID_msg },
+	{ SAME_NR(SYS_recvmmsg_time64), .flags_arg = 3, .caller_flags = true,
+	  .result = MMSG, .out_arg = 1, .may_block = true,
+	  .call = CALL_ID_msg },
+#endif
+#ifdef SYS_socketcall
+	{ SAME_NR(SYS_socketcall), .how = BY_SOCKETCALL },
+#endif
+	{ SAME_NR(SYS_clone), .how = BY_FORK },
+#ifdef SYS_fork
+	{ SAME_NR(SYS_fork), .how = BY_FORK },
+#endif
+#ifdef SYS_clone3
+	{ SAME_NR(SYS_clone3), .how = BY_SHARED_CHILD },
+#endif
+#ifdef SYS_vfork
+	{ SAME_NR(SYS_vfork), .how = BY_SHARED_CHILD },
 #endif
 };
 
@@ -177,18 +245,22 @@ static const struct sys_rule {
  * call numbers, and args[] of the arguments.
  */
 static const struct sys_rule socketcall_rules[] = {
-	{ SOCKETCALL_SOCKET, SOCKETCALL_SOCKET, SOCKETCALL_SOCKET, 1, true, -1,
-	  -1, FD, false, CALL_ID_socket },
-	{ SOCKETCALL_SOCKETPAIR, SOCKETCALL_SOCKETPAIR, SOCKETCALL_SOCKETPAIR,
-	  1, true, 3, -1, PAIR, false, CALL_ID_socket },
-	{ SOCKETCALL_ACCEPT, SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT, 3, false,
-	  -1, -1, FD, true, CALL_ID_accept },
-	{ SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT4, SOCKETCALL_ACCEPT, 3, true,
-	  -1, -1, FD, true, CALL_ID_accept4 },
-	{ SOCKETCALL_RECVMSG, SOCKETCALL_RECVMSG, SOCKETCALL_RECVMSG, 2, true,
-	  1, -1, MSG, true, CALL_ID_msg },
-	{ SOCKETCALL_RECVMMSG, SOCKETCALL_RECVMMSG, SOCKETCALL_RECVMMSG, 3,
-	  true, 1, -1, MMSG, true, CALL_ID_msg },
+	{ SAME_NR(SOCKETCALL_SOCKET), .flags_arg = 1, .caller_flags = true,
+	  .call = CALL_ID_socket },
+	{ SAME_NR(SOCKETCALL_SOCKETPAIR), .flags_arg = 1, .caller_flags = true,
+	  .result = PAIR, .out_arg = 3, .call = CALL_ID_socket },
+	{ .nr = SOCKETCALL_ACCEPT, .native_nr = SOCKETCALL_ACCEPT4,
+	  .fallback_nr = SOCKETCALL_ACCEPT, .flags_arg = 3, .may_block = true,
+	  .call = CALL_ID_accept },
+	{ .nr = SOCKETCALL_ACCEPT4, .native_nr = SOCKETCALL_ACCEPT4,
+	  .fallback_nr = SOCKETCALL_ACCEPT, .flags_arg = 3,
+	  .caller_flags = true, .may_block = true, .call = CALL_ID_accept4 },
+	{ SAME_NR(SOCKETCALL_RECVMSG), .flags_arg = 2, .caller_flags = true,
+	  .result = MSG, .out_arg = 1, .may_block = true,
+	  .call = CALL_ID_msg },
+	{ SAME_NR(SOCKETCALL_RECVMMSG), .flags_arg = 3, .caller_flags = true,
+	  .result = MMSG, .out_arg = 1, .may_block = true,
+	  .call = CALL_ID_msg },
 };
 
 /* How many of args[] each sub-call reads. */
@@ -221,14 +293,14 @@ static const struct sys_rule *rule_for(long nr)
 	return NULL;
 }
 
-/* Calls that keep their plain meaning whatever the policy. */
-static bool passes_through(long nr, const long a[6])
+/*
+ * Calls that keep their plain meaning whatever the policy: dup2(fd, fd)
+ * makes no fd, nor does signalfd on an fd it already made.
+ */
+static bool passes_through(const struct sys_rule *r, const long a[6])
 {
-#ifdef SYS_dup2
-	if (nr == SYS_dup2)
-		return a[0] == a[1];
-#endif
-	return false;
+	return (r->onto && !r->caller_flags && a[0] == a[1]) ||
+	       (r->changes_fd0 && (int)a[0] != -1);
 }
 
 /* A system call, or with via_socketcall a socketcall sub-call. */
@@ -256,18 +328,14 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 
 	if (r->may_block && !(r->result >= MSG && (flags & MSG_DONTWAIT)))
 		wait = (int)a[0];
-	if (r->target_arg >= 0)
-		fdreq_begin_onto(&rq, spec, flags, (int)a[r->target_arg]);
-	else if (via_socketcall)
-		fdreq_begin(&rq, spec, flags, wait);
-	else if (r->nr == SYS_openat)
+	if (r->onto)
+		fdreq_begin_onto(&rq, spec, flags, (int)a[1]);
+	else if (r->path == PATH_AT)
 		fdreq_begin_open(&rq, spec, flags, (int)a[0],
 				 (const char *)a[1]);
-#ifdef SYS_open
-	else if (r->nr == SYS_open)
+	else if (r->path == PATH_CWD)
 		fdreq_begin_open(&rq, spec, flags, AT_FDCWD,
 				 (const char *)a[0]);
-#endif
 	else
 		fdreq_begin(&rq, spec, flags, wait);
 	rq.call = "syscall";
@@ -284,10 +352,9 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 		break;
 	default:
 		nr = r->fallback_nr;
-#ifdef SYS_dup2
-		if (!via_socketcall && r->nr == SYS_dup3 && a[0] == a[1])
+		/* dup3's own refusal, which its fallback dup2 lacks. */
+		if (r->onto && r->caller_flags && a[0] == a[1])
 			return fdreq_end(&rq, fdreq_fail(EINVAL));
-#endif
 		a[r->flags_arg] = fdreq_flags(&rq);
 		break;
 	}
@@ -462,67 +529,42 @@ static long translate_fork(long nr, long a[6])
 
 CLOEXEC_EXPORT READS_UNPASSED_ARGS long syscall(long nr, ...)
 {
+	void *caller = __builtin_return_address(0);
 	const struct sys_rule *r;
 	long a[6];
 
 	READ_SIX_ARGS(a, nr);
-
-	switch (nr) {
-	case SYS_dup:
+	r = rule_for(nr);
+	if (!r)
+		return call(nr, a);
+	switch (r->how) {
+	case BY_DUP:
 		return translate_dup(a);
-#if defined(SYS_fcntl64)
-	/* 32-bit ABIs have both; libc uses fcntl64. */
-	case SYS_fcntl:
-#endif
-	case SYS_FCNTL:
+	case BY_FCNTL:
 		return translate_fcntl(nr, a);
-#ifdef SYS_socketcall
-	case SYS_socketcall:
-		return translate_socketcall(a, __builtin_return_address(0));
-#endif
 #ifdef SYS_creat
-	case SYS_creat:
+	case BY_CREAT:
 		return translate_creat(a);
 #endif
 #ifdef SYS_openat2
-	case SYS_openat2:
+	case BY_OPENAT2:
 		return translate_openat2(a);
 #endif
 #ifdef SYS_epoll_create
-	case SYS_epoll_create:
-	case SYS_epoll_create1:
+	case BY_EPOLL:
 		return translate_epoll(nr, a);
-#else
-	case SYS_epoll_create1:
-		break;
 #endif
-#ifdef SYS_signalfd
-	case SYS_signalfd:
+#ifdef SYS_socketcall
+	case BY_SOCKETCALL:
+		return translate_socketcall(a, caller);
 #endif
-	case SYS_signalfd4:
-		if ((int)a[0] != -1)
-			return call(nr, a);
-		break;
-	case SYS_clone:
-#ifdef SYS_fork
-	case SYS_fork:
-#endif
+	case BY_FORK:
 		return translate_fork(nr, a);
-	/*
-	 * Memory shared with the child, or (clone3) flags in the caller's
-	 * memory: the policy settled first is what can be done (policy.h).
-	 */
-#ifdef SYS_clone3
-	case SYS_clone3:
-#endif
-#ifdef SYS_vfork
-	case SYS_vfork:
-#endif
+	case BY_SHARED_CHILD:
 		policy_word();
 		return call(nr, a);
 	}
-	r = rule_for(nr);
-	if (!r || passes_through(nr, a))
+	if (passes_through(r, a))
 		return call(nr, a);
-	return translate(r, a, __builtin_return_address(0), false);
+	return translate(r, a, caller, false);
 }
