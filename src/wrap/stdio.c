@@ -174,7 +174,9 @@ static const char *mode_with_e(const char *mode, size_t end,
 /*
  * The path for a stdio call that opens file (NULL for popen, or for
  * freopen of the same file): natively, the mode with "e"; if the mode
- * cannot take one, the fallback after all.
+ * cannot take one, the fallback after all.  buf NULL: a libio older than
+ * "e" (fopen@GLIBC_2.0 ignores it, popen@GLIBC_2.0 says EINVAL), always
+ * the fallback.
  */
 WRAPPER_HELPER enum fdreq_path stdio_begin(const char *call, struct fdreq *rq,
 					   const struct fd_spec *spec,
@@ -182,14 +184,15 @@ WRAPPER_HELPER enum fdreq_path stdio_begin(const char *call, struct fdreq *rq,
 					   char buf[MODE_MAX])
 {
 	size_t end = mode_modifiers_end(*mode);
-	int flags = mode_wants_cloexec(*mode, end);
-	const char *with_e;
+	int flags = buf ? mode_wants_cloexec(*mode, end) : 0;
+	const char *with_e = NULL;
 
 	fdreq_start_open(rq, spec, flags, AT_FDCWD, file, call,
 			 __builtin_return_address(0));
 	if (rq->path != FDREQ_NATIVE || flags)
 		return rq->path;
-	with_e = mode_with_e(*mode, end, buf);
+	if (buf)
+		with_e = mode_with_e(*mode, end, buf);
 	if (with_e) {
 		*mode = with_e;
 		return rq->path;
@@ -208,38 +211,42 @@ static FILE *stdio_end(struct fdreq *rq, FILE *f)
 	return f;
 }
 
+/* knows_e: the version of libio knows the "e" mode flag. */
 WRAPPER_HELPER FILE *fopen_with(const char *call,
 				FILE *(*real)(const char *, const char *),
-				const char *path, const char *mode)
+				const char *path, const char *mode,
+				bool knows_e)
 {
 	char buf[MODE_MAX];
 	struct fdreq rq;
 
-	stdio_begin(call, &rq, &spec_stdio, path, &mode, buf);
+	stdio_begin(call, &rq, &spec_stdio, path, &mode, knows_e ? buf : NULL);
 	return stdio_end(&rq, real(path, mode));
 }
 
 CLOEXEC_EXPORT FILE *fopen(const char *path, const char *mode)
 {
-	return fopen_with(__func__, REAL(fopen), path, mode);
+	return fopen_with(__func__, REAL(fopen), path, mode, true);
 }
 
 CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
 {
-	return fopen_with(__func__, REAL(fopen64), path, mode);
+	return fopen_with(__func__, REAL(fopen64), path, mode, true);
 }
 
 /*
  * fopen@GLIBC_2.0 (i386 and other old ABIs): the FILE of glibc 2.0's libio,
  * which a program bound to it lays out and passes back to fclose@GLIBC_2.0.
- * Its fopen makes it; the default one would not.
+ * Its fopen makes it; the default one would not.  It knows no "e": the fd
+ * is marked after, under the fork lock.
  */
 #define FOPEN_COMPAT(sym, tag, ver)                                            \
 	REAL_SLOT_VERSION(sym, tag, ver, raw_fopen);                           \
 	COMPAT_EXPORT(sym, tag, ver) FILE *sym##_##tag(const char *path,       \
 						       const char *mode)       \
 	{                                                                      \
-		return fopen_with(#sym, REAL_VERSION(sym, tag), path, mode);   \
+		return fopen_with(#sym, REAL_VERSION(sym, tag), path, mode,    \
+				  false);                                      \
 	}
 #ifdef COMPAT_fopen
 COMPAT_fopen(FOPEN_COMPAT)
@@ -281,7 +288,8 @@ CLOEXEC_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f)
  */
 WRAPPER_HELPER FILE *popen_with(const char *call,
 				FILE *(*real)(const char *, const char *),
-				const char *command, const char *mode)
+				const char *command, const char *mode,
+				bool knows_e)
 {
 	char buf[MODE_MAX];
 	struct exec_kept kept;
@@ -290,7 +298,7 @@ WRAPPER_HELPER FILE *popen_with(const char *call,
 
 	char *argv[] = { "sh", "-c", (char *)command, NULL };
 
-	stdio_begin(call, &rq, &spec_popen, NULL, &mode, buf);
+	stdio_begin(call, &rq, &spec_popen, NULL, &mode, knows_e ? buf : NULL);
 	forklock_enter(FORKLOCK_SPAWN);
 	exec_prepare(argv, environ, "/bin/sh", EXEC_AS_SPAWNER, &kept);
 	f = real(command, mode);
@@ -301,17 +309,17 @@ WRAPPER_HELPER FILE *popen_with(const char *call,
 
 CLOEXEC_EXPORT FILE *popen(const char *command, const char *mode)
 {
-	return popen_with(__func__, REAL(popen), command, mode);
+	return popen_with(__func__, REAL(popen), command, mode, true);
 }
 
-/* popen@GLIBC_2.0: glibc 2.0's FILE, as fopen@GLIBC_2.0. */
+/* popen@GLIBC_2.0: glibc 2.0's FILE and no "e", as fopen@GLIBC_2.0. */
 #define POPEN_COMPAT(sym, tag, ver)                                            \
 	REAL_SLOT_VERSION(sym, tag, ver, no_popen);                            \
 	COMPAT_EXPORT(sym, tag, ver) FILE *sym##_##tag(const char *command,    \
 						       const char *mode)       \
 	{                                                                      \
 		return popen_with(#sym, REAL_VERSION(sym, tag), command,       \
-				  mode);                                       \
+				  mode, false);                                \
 	}
 #ifdef COMPAT_popen
 COMPAT_popen(POPEN_COMPAT)
