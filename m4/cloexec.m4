@@ -142,6 +142,32 @@ AC_DEFUN([CLOEXEC_ENTRY_POINTS], [
 	AC_SUBST([CLOEXEC_ABSENT])
 ])
 
+dnl CLOEXEC_SYMBOL_VERSIONS: the C library's files whose version table the
+dnl library's is made from (src/symvers.sh): glibc's libc.so.6, and
+dnl libutil.so.1 and libpthread.so.0, which held some of the names before
+dnl glibc 2.34.  None on a C library without dlvsym (musl), which has no
+dnl symbol versions either: its exports stay unversioned.
+AC_DEFUN([CLOEXEC_SYMBOL_VERSIONS], [
+	AC_CHECK_TOOL([READELF], [readelf], [no])
+	CLOEXEC_LIBC_FILES=
+	AS_IF([test "x$ac_cv_func_dlvsym" = xyes], [
+		AS_IF([test "x$READELF" = xno],
+			[AC_MSG_ERROR([readelf is needed for the symbol versions])])
+		for cloexec_lib in libc.so.6 libutil.so.1 libpthread.so.0; do
+			cloexec_path=`$CC $CFLAGS -print-file-name=$cloexec_lib`
+			case $cloexec_path in
+			/*) CLOEXEC_LIBC_FILES="$CLOEXEC_LIBC_FILES $cloexec_path" ;;
+			esac
+		done
+		CLOEXEC_LIBC_FILES=`echo $CLOEXEC_LIBC_FILES`
+		AS_CASE([$CLOEXEC_LIBC_FILES], [*libc.so.6*], [],
+			[AC_MSG_ERROR([$CC -print-file-name=libc.so.6 finds no file])])
+	])
+	AC_MSG_CHECKING([whose symbol versions the library takes])
+	AC_MSG_RESULT([${CLOEXEC_LIBC_FILES:-none}])
+	AC_SUBST([CLOEXEC_LIBC_FILES])
+])
+
 dnl CLOEXEC_TEST_KERNEL_HEADERS: the emulated old kernel of the tests
 dnl (tests/lib/oldkernel.c) needs the kernel's uapi headers.  A compiler
 dnl wrapper for another C library may see that library's headers only

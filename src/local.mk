@@ -73,23 +73,30 @@ EXTRA_src_libcloexec_la_DEPENDENCIES = src/libcloexec.map
 # The exported names are the rows of entrypoints.def, and nothing else: its
 # ENTRY rows, less those the C library lacks (configure's CLOEXEC_ABSENT:
 # glibc's fortify names and the like, on musl), and the ALIAS rows that
-# this libc has (config.h).
-src/libcloexec.map: $(top_srcdir)/src/entrypoints.def config.h $(top_builddir)/config.status
-	$(AM_V_GEN)$(MKDIR_P) src && { \
-	  echo '/* Generated from src/entrypoints.def. */'; \
-	  echo '{'; echo 'global:'; \
-	  printf '%s\n' '#include "config.h"' \
-	    '#define ENTRY(sym, ...) sym@@' '#define ALIAS(sym, entry) sym@@' \
-	    '#include "entrypoints.def"' | \
-	    $(CC) -E -P -x c -I$(top_builddir) -I$(top_srcdir)/src - | \
-	    sed -n 's/^[ \t]*\([A-Za-z_0-9]*\)@@.*/\1/p' | \
-	    awk -v absent='$(CLOEXEC_ABSENT)' \
-	      'BEGIN { n = split(absent, a, " "); \
-	               for (i = 1; i <= n; i++) out[a[i]] = 1 } \
-	       !($$0 in out) { print "\t" $$0 ";" }'; \
-	  echo 'local:'; echo '	*;'; echo '};'; \
-	} > $@-t && mv $@-t $@
-CLEANFILES += src/libcloexec.map
+# this libc has (config.h).  Their versions are the C library's own
+# (src/symvers.sh): the version script, and symvers.h for the wrappers of
+# the older versions.
+src/libcloexec.names: $(top_srcdir)/src/entrypoints.def config.h $(top_builddir)/config.status
+	$(AM_V_GEN)$(MKDIR_P) src && \
+	printf '%s\n' '#include "config.h"' \
+	  '#define ENTRY(sym, ...) sym@@' '#define ALIAS(sym, entry) sym@@' \
+	  '#include "entrypoints.def"' | \
+	  $(CC) -E -P -x c -I$(top_builddir) -I$(top_srcdir)/src - | \
+	  sed -n 's/^[ \t]*\([A-Za-z_0-9]*\)@@.*/\1/p' | \
+	  awk -v absent='$(CLOEXEC_ABSENT)' \
+	    'BEGIN { n = split(absent, a, " "); \
+	             for (i = 1; i <= n; i++) out[a[i]] = 1 } \
+	     !($$0 in out)' > $@-t && mv $@-t $@
+SYMVERS = $(SHELL) $(top_srcdir)/src/symvers.sh
+src/libcloexec.map: src/libcloexec.names $(top_srcdir)/src/symvers.sh
+	$(AM_V_GEN)$(SYMVERS) map '$(READELF)' src/libcloexec.names \
+	  $(CLOEXEC_LIBC_FILES) > $@-t && mv $@-t $@
+symvers.h: src/libcloexec.names $(top_srcdir)/src/symvers.sh
+	$(AM_V_GEN)$(SYMVERS) header '$(READELF)' src/libcloexec.names \
+	  $(CLOEXEC_LIBC_FILES) > $@-t && mv $@-t $@
+BUILT_SOURCES += symvers.h
+CLEANFILES += src/libcloexec.names src/libcloexec.map symvers.h
+EXTRA_DIST += src/symvers.sh
 EXTRA_DIST += src/entrypoints.def
 
 bin_PROGRAMS += src/cloexec

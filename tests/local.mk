@@ -11,6 +11,8 @@ AM_TESTS_ENVIRONMENT = \
 	CLOEXEC_CMD='$(abs_top_builddir)/src/cloexec'; \
 	CLOEXEC_SAN_LIB='$(SAN_LIB)'; \
 	CLOEXEC_ABSENT='$(CLOEXEC_ABSENT)'; \
+	CLOEXEC_LIBC_FILES='$(CLOEXEC_LIBC_FILES)'; READELF='$(READELF)'; \
+	export CLOEXEC_LIBC_FILES READELF; \
 	FDREPORT='$(abs_top_builddir)/tests/lib/fdreport'; \
 	OLDKERNEL_LIB='$(abs_top_builddir)/tests/lib/.libs/liboldkernel.so'; \
 	export OLDKERNEL_LIB; \
@@ -167,6 +169,9 @@ tests_lib_libcloexec_test_la_LDFLAGS = -module -avoid-version \
 EXTRA_tests_lib_libcloexec_test_la_DEPENDENCIES = src/libcloexec.map
 
 check_PROGRAMS += tests/lib/mkfd tests/lib/holdfds
+# Bound to older versions of libc functions (tests/cmd/symvers.test).
+check_PROGRAMS += tests/lib/oldver
+tests_lib_oldver_SOURCES = tests/lib/oldver.c
 tests_lib_mkfd_SOURCES = tests/lib/mkfd.c
 tests_lib_holdfds_SOURCES = tests/lib/holdfds.c
 
@@ -200,6 +205,7 @@ SHELL_TESTS = \
 	tests/cmd/systemd.test \
 	tests/cmd/secure.test \
 	tests/cmd/exports.test \
+	tests/cmd/symvers.test \
 	tests/cmd/demo.test \
 	tests/cmd/legacy.test \
 	tests/cmd/programs.test \

@@ -10,6 +10,17 @@
 #define CLOEXEC_EXPORT __attribute__((visibility("default")))
 
 /*
+ * The wrapper of an older version of a libc name, for programs bound to
+ * it (symvers.h): defined as sym_tag, exported as sym@ver and under no
+ * other name (the version script makes sym_tag itself local).
+ * COMPAT_EXPORT(fopen, GLIBC_2_0, "GLIBC_2.0") FILE *fopen_GLIBC_2_0(...)
+ */
+#define COMPAT_EXPORT(sym, tag, ver)                                           \
+	__typeof__(sym) sym##_##tag;                                           \
+	__asm__(".symver " #sym "_" #tag ", " #sym "@" ver);                   \
+	CLOEXEC_EXPORT
+
+/*
  * syscall() takes six arguments whatever the number, and clone() three
  * after arg whatever its flags, as libc's own do in assembly: reading the
  * va_args reads past what a caller with fewer passed, which is the

@@ -67,21 +67,29 @@ static inline real_fn real_get(struct real_slot *slot, real_fn raw)
 
 /*
  * REAL_SLOT(open, raw_open) declares the slot for open(); REAL(open) is then
- * a pointer typed exactly like open.  REAL_SLOT_VERSION pins a symbol
- * version, for names whose default version is not the one a program uses.
+ * a pointer typed exactly like open.  REAL_SLOT_VERSION(fopen, GLIBC_2_0,
+ * "GLIBC_2.0", raw) pins a symbol version, for the wrapper of a program
+ * bound to an older version than the default (symvers.h): REAL_VERSION(fopen,
+ * GLIBC_2_0) is then that version of the real fopen.
  */
-#define REAL_SLOT_VERSION(sym, ver, rawfn)                                     \
+#define REAL_SLOT_AS(id, sym, ver, rawfn)                                      \
 	_Static_assert(sizeof(#sym) <= sizeof(((struct real_slot *)0)->name),  \
 		       "REAL_SLOT: name too long");                            \
-	static __typeof__(&sym) const real_raw_##sym                           \
+	_Static_assert(sizeof(ver) <=                                          \
+			       sizeof(((struct real_slot *)0)->version),       \
+		       "REAL_SLOT: version too long");                         \
+	static __typeof__(&sym) const real_raw_##id                            \
 		__attribute__((unused)) = (rawfn);                             \
-	static struct real_slot real_slot_##sym REAL_SLOT_PLACE = {            \
+	static struct real_slot real_slot_##id REAL_SLOT_PLACE = {             \
 		.name = #sym,                                                  \
 		.version = ver,                                                \
 	}
-#define REAL_SLOT(sym, rawfn) REAL_SLOT_VERSION(sym, "", rawfn)
-#define REAL(sym)                                                              \
-	((__typeof__(&sym))real_get(&real_slot_##sym,                         \
-				    (real_fn)real_raw_##sym))
+#define REAL_SLOT(sym, rawfn) REAL_SLOT_AS(sym, sym, "", rawfn)
+#define REAL_SLOT_VERSION(sym, tag, ver, rawfn)                                \
+	REAL_SLOT_AS(sym##_##tag, sym, ver, rawfn)
+#define REAL_AS(id, sym)                                                       \
+	((__typeof__(&sym))real_get(&real_slot_##id, (real_fn)real_raw_##id))
+#define REAL(sym) REAL_AS(sym, sym)
+#define REAL_VERSION(sym, tag) REAL_AS(sym##_##tag, sym)
 
 #endif /* CLOEXEC_REAL_H */

@@ -17,6 +17,7 @@
 #include "core/real.h"
 #include "core/sys.h"
 #include "specs.h"
+#include "symvers.h"
 
 static int raw_fcntl(int fd, int cmd, ...)
 {
@@ -171,6 +172,30 @@ CLOEXEC_EXPORT int fcntl64(int fd, int cmd, ...)
 	va_end(ap);
 	return fcntl_with(__func__, REAL(fcntl64), fd, cmd, arg);
 }
+#endif
+
+/*
+ * fcntl@GLIBC_2.0 (i386 and other 32-bit ABIs before glibc 2.28): passes
+ * F_OFD_GETLK and the like their struct flock64 as it is, where the
+ * default version takes a struct flock and converts it.
+ */
+#define FCNTL_COMPAT(sym, tag, ver)                                            \
+	REAL_SLOT_VERSION(sym, tag, ver, raw_fcntl);                           \
+	COMPAT_EXPORT(sym, tag, ver) int sym##_##tag(int fd, int cmd, ...)     \
+	{                                                                      \
+		va_list ap;                                                    \
+		void *arg;                                                     \
+                                                                               \
+		va_start(ap, cmd);                                             \
+		arg = va_arg(ap, void *);                                      \
+		va_end(ap);                                                    \
+		return fcntl_with(#sym, REAL_VERSION(sym, tag), fd, cmd, arg); \
+	}
+#ifdef COMPAT_fcntl
+COMPAT_fcntl(FCNTL_COMPAT)
+#endif
+#ifdef COMPAT_fcntl64
+COMPAT_fcntl64(FCNTL_COMPAT)
 #endif
 
 #if HAVE___FCNTL_TIME64

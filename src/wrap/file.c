@@ -18,6 +18,7 @@
 #include "core/real.h"
 #include "core/sys.h"
 #include "specs.h"
+#include "symvers.h"
 
 static bool open_has_mode(int flags)
 {
@@ -94,29 +95,51 @@ REAL_SLOT(creat, raw_creat);
 REAL_SLOT(creat64, raw_creat);
 REAL_SLOT(open_by_handle_at, raw_open_by_handle_at);
 
-CLOEXEC_EXPORT int open(const char *path, int flags, ...)
+WRAPPER_HELPER int open_with(const char *call,
+			      int (*real)(const char *, int, ...),
+			      const char *path, int flags, mode_t mode)
 {
 	struct fdreq rq;
-	int fd;
+
+	fdreq_start_open(&rq, &spec_open, flags, AT_FDCWD, path, call,
+			 __builtin_return_address(0));
+	return fdreq_end(&rq, real(path, fdreq_flags(&rq), mode));
+}
+
+CLOEXEC_EXPORT int open(const char *path, int flags, ...)
+{
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
-	fdreq_begin_open(&rq, &spec_open, flags, AT_FDCWD, path);
-	fd = REAL(open)(path, fdreq_flags(&rq), mode);
-	return fdreq_end(&rq, fd);
+	return open_with(__func__, REAL(open), path, flags, mode);
 }
 
 CLOEXEC_EXPORT int open64(const char *path, int flags, ...)
 {
-	struct fdreq rq;
-	int fd;
 	mode_t mode = 0;
 
 	OPEN_MODE(flags, mode);
-	fdreq_begin_open(&rq, &spec_open, flags, AT_FDCWD, path);
-	fd = REAL(open64)(path, fdreq_flags(&rq), mode);
-	return fdreq_end(&rq, fd);
+	return open_with(__func__, REAL(open64), path, flags, mode);
 }
+
+/* open64@GLIBC_2.2 (i386): the same function as the default, today. */
+#define OPEN_COMPAT(sym, tag, ver)                                             \
+	REAL_SLOT_VERSION(sym, tag, ver, raw_open);                            \
+	COMPAT_EXPORT(sym, tag, ver) int sym##_##tag(const char *path,         \
+						     int flags, ...)           \
+	{                                                                      \
+		mode_t mode = 0;                                               \
+                                                                               \
+		OPEN_MODE(flags, mode);                                        \
+		return open_with(#sym, REAL_VERSION(sym, tag), path, flags,    \
+				 mode);                                        \
+	}
+#ifdef COMPAT_open
+COMPAT_open(OPEN_COMPAT)
+#endif
+#ifdef COMPAT_open64
+COMPAT_open64(OPEN_COMPAT)
+#endif
 
 CLOEXEC_EXPORT int openat(int dirfd, const char *path, int flags, ...)
 {

@@ -23,6 +23,7 @@
 #include "core/real.h"
 #include "core/sys.h"
 #include "specs.h"
+#include "symvers.h"
 
 static int raw_posix_openpt(int flags)
 {
@@ -125,8 +126,9 @@ fail_master:
 	return -1;
 }
 
-WRAPPER_HELPER int openpty_impl(const char *call, int *amaster, int *aslave,
-				char *name, const struct termios *termp,
+WRAPPER_HELPER int openpty_impl(const char *call, __typeof__(&openpty) real,
+				int *amaster, int *aslave, char *name,
+				const struct termios *termp,
 				const struct winsize *winp)
 {
 	struct fdreq rq;
@@ -136,7 +138,7 @@ WRAPPER_HELPER int openpty_impl(const char *call, int *amaster, int *aslave,
 		ret = openpty_with(fdreq_flags(&rq), amaster, aslave, name,
 				   termp, winp);
 	else
-		ret = REAL(openpty)(amaster, aslave, name, termp, winp);
+		ret = real(amaster, aslave, name, termp, winp);
 	if (ret == 0) {
 		fdreq_mark(&rq, *amaster);
 		fdreq_mark(&rq, *aslave);
@@ -149,17 +151,19 @@ CLOEXEC_EXPORT int openpty(int *amaster, int *aslave, char *name,
 			   const struct termios *termp,
 			   const struct winsize *winp)
 {
-	return openpty_impl(__func__, amaster, aslave, name, termp, winp);
+	return openpty_impl(__func__, REAL(openpty), amaster, aslave, name,
+			    termp, winp);
 }
 
-CLOEXEC_EXPORT pid_t forkpty(int *amaster, char *name,
-			     const struct termios *termp,
-			     const struct winsize *winp)
+WRAPPER_HELPER pid_t forkpty_impl(const char *call, int *amaster, char *name,
+				  const struct termios *termp,
+				  const struct winsize *winp)
 {
 	int master, slave;
 	pid_t pid;
 
-	if (openpty_impl(__func__, &master, &slave, name, termp, winp))
+	if (openpty_impl(call, REAL(openpty), &master, &slave, name, termp,
+			 winp))
 		return -1;
 	pid = fork();
 	if (pid < 0) {
@@ -180,3 +184,39 @@ CLOEXEC_EXPORT pid_t forkpty(int *amaster, char *name,
 	close(slave);
 	return pid;
 }
+
+CLOEXEC_EXPORT pid_t forkpty(int *amaster, char *name,
+			     const struct termios *termp,
+			     const struct winsize *winp)
+{
+	return forkpty_impl(__func__, amaster, name, termp, winp);
+}
+
+/*
+ * openpty@GLIBC_2.0 and forkpty@GLIBC_2.0 (the first version of each
+ * architecture): libutil's, which programs linked before glibc 2.34 are
+ * bound to; libc keeps them since.  forkpty is done again here: its
+ * older version is the same body.
+ */
+#define OPENPTY_COMPAT(sym, tag, ver)                                          \
+	REAL_SLOT_VERSION(sym, tag, ver, raw_openpty);                         \
+	COMPAT_EXPORT(sym, tag, ver) int sym##_##tag(                          \
+		int *amaster, int *aslave, char *name,                         \
+		const struct termios *termp, const struct winsize *winp)       \
+	{                                                                      \
+		return openpty_impl(#sym, REAL_VERSION(sym, tag), amaster,     \
+				    aslave, name, termp, winp);                \
+	}
+#define FORKPTY_COMPAT(sym, tag, ver)                                          \
+	COMPAT_EXPORT(sym, tag, ver) pid_t sym##_##tag(                        \
+		int *amaster, char *name, const struct termios *termp,         \
+		const struct winsize *winp)                                    \
+	{                                                                      \
+		return forkpty_impl(#sym, amaster, name, termp, winp);         \
+	}
+#ifdef COMPAT_openpty
+COMPAT_openpty(OPENPTY_COMPAT)
+#endif
+#ifdef COMPAT_forkpty
+COMPAT_forkpty(FORKPTY_COMPAT)
+#endif

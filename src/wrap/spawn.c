@@ -36,6 +36,7 @@
 #include "core/real.h"
 #include "core/sys.h"
 #include "specs.h"
+#include "symvers.h"
 
 extern char **environ;
 
@@ -148,6 +149,29 @@ CLOEXEC_EXPORT int posix_spawnp(pid_t *pid, const char *file,
 {
 	return spawn(REAL(posix_spawnp), pid, file, fa, attr, argv, envp);
 }
+
+/*
+ * posix_spawn@GLIBC_2.2 and the like, before glibc 2.15: a file the kernel
+ * will not execute (ENOEXEC) is run by /bin/sh instead, where the default
+ * version fails.
+ */
+#define SPAWN_COMPAT(sym, tag, ver)                                            \
+	REAL_SLOT_VERSION(sym, tag, ver, no_posix_spawn);                      \
+	COMPAT_EXPORT(sym, tag, ver) int sym##_##tag(                          \
+		pid_t *pid, const char *path,                                  \
+		const posix_spawn_file_actions_t *fa,                          \
+		const posix_spawnattr_t *attr, char *const argv[],             \
+		char *const envp[])                                            \
+	{                                                                      \
+		return spawn(REAL_VERSION(sym, tag), pid, path, fa, attr,      \
+			     argv, envp);                                      \
+	}
+#ifdef COMPAT_posix_spawn
+COMPAT_posix_spawn(SPAWN_COMPAT)
+#endif
+#ifdef COMPAT_posix_spawnp
+COMPAT_posix_spawnp(SPAWN_COMPAT)
+#endif
 
 /*
  * system(), as glibc 2.36 does it: SIGINT and SIGQUIT ignored and SIGCHLD

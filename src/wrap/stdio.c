@@ -22,6 +22,7 @@
 #include "core/real.h"
 #include "core/sys.h"
 #include "specs.h"
+#include "symvers.h"
 
 extern char **environ;
 
@@ -173,7 +174,9 @@ static const char *mode_with_e(const char *mode, size_t end,
 /*
  * The path for a stdio call that opens file (NULL for popen, or for
  * freopen of the same file): natively, the mode with "e"; if the mode
- * cannot take one, the fallback after all.
+ * cannot take one, the fallback after all.  buf NULL: a libio older than
+ * "e" (fopen@GLIBC_2.0 ignores it, popen@GLIBC_2.0 says EINVAL), always
+ * the fallback.
  */
 WRAPPER_HELPER enum fdreq_path stdio_begin(const char *call, struct fdreq *rq,
 					   const struct fd_spec *spec,
@@ -181,14 +184,15 @@ WRAPPER_HELPER enum fdreq_path stdio_begin(const char *call, struct fdreq *rq,
 					   char buf[MODE_MAX])
 {
 	size_t end = mode_modifiers_end(*mode);
-	int flags = mode_wants_cloexec(*mode, end);
-	const char *with_e;
+	int flags = buf ? mode_wants_cloexec(*mode, end) : 0;
+	const char *with_e = NULL;
 
 	fdreq_start_open(rq, spec, flags, AT_FDCWD, file, call,
 			 __builtin_return_address(0));
 	if (rq->path != FDREQ_NATIVE || flags)
 		return rq->path;
-	with_e = mode_with_e(*mode, end, buf);
+	if (buf)
+		with_e = mode_with_e(*mode, end, buf);
 	if (with_e) {
 		*mode = with_e;
 		return rq->path;
@@ -207,27 +211,49 @@ static FILE *stdio_end(struct fdreq *rq, FILE *f)
 	return f;
 }
 
-CLOEXEC_EXPORT FILE *fopen(const char *path, const char *mode)
+/* knows_e: the version of libio knows the "e" mode flag. */
+WRAPPER_HELPER FILE *fopen_with(const char *call,
+				FILE *(*real)(const char *, const char *),
+				const char *path, const char *mode,
+				bool knows_e)
 {
 	char buf[MODE_MAX];
 	struct fdreq rq;
-	FILE *f;
 
-	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
-	f = REAL(fopen)(path, mode);
-	return stdio_end(&rq, f);
+	stdio_begin(call, &rq, &spec_stdio, path, &mode, knows_e ? buf : NULL);
+	return stdio_end(&rq, real(path, mode));
+}
+
+CLOEXEC_EXPORT FILE *fopen(const char *path, const char *mode)
+{
+	return fopen_with(__func__, REAL(fopen), path, mode, true);
 }
 
 CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
 {
-	char buf[MODE_MAX];
-	struct fdreq rq;
-	FILE *f;
-
-	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
-	f = REAL(fopen64)(path, mode);
-	return stdio_end(&rq, f);
+	return fopen_with(__func__, REAL(fopen64), path, mode, true);
 }
+
+/*
+ * fopen@GLIBC_2.0 (i386 and other old ABIs): the FILE of glibc 2.0's libio,
+ * which a program bound to it lays out and passes back to fclose@GLIBC_2.0.
+ * Its fopen makes it; the default one would not.  It knows no "e": the fd
+ * is marked after, under the fork lock.
+ */
+#define FOPEN_COMPAT(sym, tag, ver)                                            \
+	REAL_SLOT_VERSION(sym, tag, ver, raw_fopen);                           \
+	COMPAT_EXPORT(sym, tag, ver) FILE *sym##_##tag(const char *path,       \
+						       const char *mode)       \
+	{                                                                      \
+		return fopen_with(#sym, REAL_VERSION(sym, tag), path, mode,    \
+				  false);                                      \
+	}
+#ifdef COMPAT_fopen
+COMPAT_fopen(FOPEN_COMPAT)
+#endif
+#ifdef COMPAT_fopen64
+COMPAT_fopen64(FOPEN_COMPAT)
+#endif
 
 /*
  * freopen("/dev/null", "r", stdin), the daemon's idiom, lands on 0:
@@ -260,7 +286,10 @@ CLOEXEC_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f)
  * (spawn.c).  Its pipe comes from pipe2(O_CLOEXEC) inside libc, and "e"
  * keeps the flag on this process's end.
  */
-CLOEXEC_EXPORT FILE *popen(const char *command, const char *mode)
+WRAPPER_HELPER FILE *popen_with(const char *call,
+				FILE *(*real)(const char *, const char *),
+				const char *command, const char *mode,
+				bool knows_e)
 {
 	char buf[MODE_MAX];
 	struct exec_kept kept;
@@ -269,20 +298,38 @@ CLOEXEC_EXPORT FILE *popen(const char *command, const char *mode)
 
 	char *argv[] = { "sh", "-c", (char *)command, NULL };
 
-	stdio_begin(__func__, &rq, &spec_popen, NULL, &mode, buf);
+	stdio_begin(call, &rq, &spec_popen, NULL, &mode, knows_e ? buf : NULL);
 	forklock_enter(FORKLOCK_SPAWN);
 	exec_prepare(argv, environ, "/bin/sh", EXEC_AS_SPAWNER, &kept);
-	f = REAL(popen)(command, mode);
+	f = real(command, mode);
 	exec_undo(&kept);
 	forklock_exit();
 	return stdio_end(&rq, f);
 }
 
+CLOEXEC_EXPORT FILE *popen(const char *command, const char *mode)
+{
+	return popen_with(__func__, REAL(popen), command, mode, true);
+}
+
+/* popen@GLIBC_2.0: glibc 2.0's FILE and no "e", as fopen@GLIBC_2.0. */
+#define POPEN_COMPAT(sym, tag, ver)                                            \
+	REAL_SLOT_VERSION(sym, tag, ver, no_popen);                            \
+	COMPAT_EXPORT(sym, tag, ver) FILE *sym##_##tag(const char *command,    \
+						       const char *mode)       \
+	{                                                                      \
+		return popen_with(#sym, REAL_VERSION(sym, tag), command,       \
+				  mode, false);                                \
+	}
+#ifdef COMPAT_popen
+COMPAT_popen(POPEN_COMPAT)
+#endif
+
 /*
  * glibc's tmpfile(), with O_CLOEXEC: an unnamed O_TMPFILE in P_tmpdir, or
  * else a named one unlinked at once.
  */
-static FILE *tmpfile_cloexec(void)
+static FILE *tmpfile_cloexec(FILE *(*fdopen_fn)(int, const char *))
 {
 	char name[] = P_tmpdir "/tmpfXXXXXX";
 	int saved_errno = errno;
@@ -297,7 +344,7 @@ static FILE *tmpfile_cloexec(void)
 			return NULL;
 		unlink(name);
 	}
-	f = fdopen(fd, "w+b");
+	f = fdopen_fn(fd, "w+b");
 	if (!f) {
 		err = errno;
 		close(fd);
@@ -308,23 +355,51 @@ static FILE *tmpfile_cloexec(void)
 	return f;
 }
 
-CLOEXEC_EXPORT FILE *tmpfile(void)
+WRAPPER_HELPER FILE *tmpfile_with(const char *call, FILE *(*real)(void),
+				  FILE *(*fdopen_fn)(int, const char *))
 {
 	struct fdreq rq;
 
-	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
-		return stdio_end(&rq, tmpfile_cloexec());
-	return stdio_end(&rq, REAL(tmpfile)());
+	if (fdreq_begin_as(&rq, &spec_stdio, 0, -1, call) == FDREQ_NATIVE)
+		return stdio_end(&rq, tmpfile_cloexec(fdopen_fn));
+	return stdio_end(&rq, real());
+}
+
+CLOEXEC_EXPORT FILE *tmpfile(void)
+{
+	return tmpfile_with(__func__, REAL(tmpfile), fdopen);
 }
 
 CLOEXEC_EXPORT FILE *tmpfile64(void)
 {
-	struct fdreq rq;
-
-	if (fdreq_begin(&rq, &spec_stdio, 0, -1) == FDREQ_NATIVE)
-		return stdio_end(&rq, tmpfile_cloexec());
-	return stdio_end(&rq, REAL(tmpfile64)());
+	return tmpfile_with(__func__, REAL(tmpfile64), fdopen);
 }
+
+/*
+ * tmpfile@GLIBC_2.0: glibc 2.0's FILE, as fopen@GLIBC_2.0; done again, its
+ * FILE comes from fdopen of the same version (the default one where libc
+ * has none).
+ */
+static __attribute__((unused)) FILE *default_fdopen(int fd,
+						     const char *mode)
+{
+	return fdopen(fd, mode);
+}
+
+#define TMPFILE_COMPAT(sym, tag, ver)                                          \
+	REAL_SLOT_VERSION(sym, tag, ver, no_tmpfile);                          \
+	REAL_SLOT_VERSION(fdopen, sym##_##tag, ver, default_fdopen);           \
+	COMPAT_EXPORT(sym, tag, ver) FILE *sym##_##tag(void)                   \
+	{                                                                      \
+		return tmpfile_with(#sym, REAL_VERSION(sym, tag),              \
+				    REAL_VERSION(fdopen, sym##_##tag));        \
+	}
+#ifdef COMPAT_tmpfile
+COMPAT_tmpfile(TMPFILE_COMPAT)
+#endif
+#ifdef COMPAT_tmpfile64
+COMPAT_tmpfile64(TMPFILE_COMPAT)
+#endif
 
 CLOEXEC_EXPORT int mkstemp(char *tmpl)
 {
