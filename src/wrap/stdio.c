@@ -102,7 +102,11 @@ static int no_mkostemps(char *tmpl, int suffixlen, int flags)
 	return fdreq_fail(ENOSYS);
 }
 
-static int raw_open(const char *path, int flags, ...)
+/*
+ * open() here makes only tmpfile's file, which is its creator's alone:
+ * mode 0600, whatever the call says.
+ */
+static int raw_open_private(const char *path, int flags, ...)
 {
 	return sys_result(sys_openat(AT_FDCWD, path, flags, 0600));
 }
@@ -122,7 +126,7 @@ REAL_SLOT(mkstemps, no_mkstemps);
 REAL_SLOT(mkstemps64, no_mkstemps);
 REAL_SLOT(mkostemps, no_mkostemps);
 REAL_SLOT(mkostemps64, no_mkostemps);
-REAL_SLOT(open, raw_open);
+REAL_SLOT(open, raw_open_private);
 
 /*
  * The mode's modifiers: the characters after the first, up to a ",ccs="
