@@ -5,7 +5,7 @@
  * A wrapper describes its call once (struct fd_spec: which flag family,
  * which policy class, which kernel capability) and then reads like this:
  *
- *	fdreq_begin(&rq, &socket_spec, type, -1);
+ *	fdreq_begin(&rq, &spec_socket, type, -1);
  *	return fdreq_end(&rq, REAL(socket)(domain, fdreq_flags(&rq), proto));
  *
  * fdreq_begin() decides the path: nothing to add (plain), the kernel takes
@@ -81,6 +81,10 @@ enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
 	__attribute__((visibility("hidden"), cold));
 void fdreq_fallback_open(struct fdreq *rq, int dirfd, const char *path,
 			 int flags) __attribute__((visibility("hidden"), cold));
+/*
+ * After the call, for results that are not one fd or a pair (messages with
+ * SCM_RIGHTS, a FILE): fdreq_mark() each new fd, then fdreq_done().
+ */
 void fdreq_mark(struct fdreq *rq, int fd) __attribute__((visibility("hidden")));
 void fdreq_done(struct fdreq *rq) __attribute__((visibility("hidden")));
 
@@ -246,11 +250,7 @@ static inline int fdreq_end_pair(struct fdreq *rq, int ret, int fds[2])
 	return fdreq_finish_pair(rq, ret, fds);
 }
 
-/*
- * After the call, for results that are not one fd or a pair (messages with
- * SCM_RIGHTS, a FILE): fdreq_mark() each new fd, then fdreq_done().
- */
-
+/* A wrapper's own refusal, as the call's: -1 with errno set. */
 static inline int fdreq_fail(int err)
 {
 	errno = err;

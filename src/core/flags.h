@@ -36,17 +36,16 @@ struct flag_family {
 
 /*
  * Split flags into the properties they ask for (*props) and the bits the
- * table does not know, which are returned.
+ * table does not know, which are returned.  Called out of line, on the
+ * slow path (fdreq_start_slow), where the family is a run-time value: a
+ * loop over its one or two entries.  The inline fast path needs only
+ * flags_known() and flags_unmap(), which fold there (specs.h).
  */
 static inline int flags_remap(const struct flag_family *fam, int flags,
 			      unsigned *props)
 {
 	unsigned i;
 
-	/*
-	 * No early exit: with a family known at compile time (specs.h) the
-	 * loop unrolls and each wrapper's remap folds to a few instructions.
-	 */
 	*props = 0;
 	for (i = 0; i < fam->n; i++) {
 		if (flags & fam->map[i].bit) {

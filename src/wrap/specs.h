@@ -5,8 +5,10 @@
  * native path needs.  The family wrappers and the syscall() wrapper share
  * these.
  *
- * They are static constants here, not objects elsewhere, so that each
- * wrapper's flag remapping folds into a few instructions at compile time.
+ * They are static constants here, not objects elsewhere, so that the fast
+ * path inlined into each wrapper (fdreq_try_fast) knows its spec at compile
+ * time: its test of the caller's flags and the flag it adds fold into a
+ * few instructions.  The full remap runs out of line, on the slow path.
  */
 #ifndef CLOEXEC_SPECS_H
 #define CLOEXEC_SPECS_H
