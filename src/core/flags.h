@@ -29,7 +29,6 @@ struct flag_map {
 
 /* One spelling of the properties, for one family of calls. */
 struct flag_family {
-	const char *name;
 	const struct flag_map *map;
 	unsigned n;
 };
@@ -85,7 +84,6 @@ static inline int flags_unmap(const struct flag_family *fam, unsigned props)
 #define FLAG_FAMILY(fam_name, ...)                                             \
 	static const struct flag_map fam_name##_map[] = { __VA_ARGS__ };      \
 	static const struct flag_family fam_name = {                           \
-		.name = #fam_name,                                             \
 		.map = fam_name##_map,                                         \
 		.n = sizeof(fam_name##_map) / sizeof(fam_name##_map[0]),       \
 	}
