@@ -73,14 +73,6 @@ struct fdreq {
 	void *caller;	  /* ... called from where */
 };
 
-/* wait_fd for fdreq_fallback(): the caller enters the lock itself. */
-#define FDREQ_WAIT_LATER (-2)
-
-enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
-			       int wait_fd)
-	__attribute__((visibility("hidden"), cold));
-void fdreq_fallback_open(struct fdreq *rq, int dirfd, const char *path,
-			 int flags) __attribute__((visibility("hidden"), cold));
 /*
  * After the call, for results that are not one fd or a pair (messages with
  * SCM_RIGHTS, a FILE): fdreq_mark() each new fd, then fdreq_done().
@@ -199,6 +191,15 @@ fdreq_start_open(struct fdreq *rq, const struct fd_spec *spec, int flags,
 	fdreq_start_open((rq), (spec), (flags), (dirfd), (path), FDREQ_WHO)
 
 /*
+ * An open whose path came out native, that must take the fallback after
+ * all (stdio.c: a mode with no room for "e"), as fdreq_begin_open's would.
+ */
+enum fdreq_path fdreq_fall_back_open(struct fdreq *rq,
+				     const struct fd_spec *spec,
+				     const char *path)
+	__attribute__((visibility("hidden"), cold));
+
+/*
  * For calls that name the new fd's number (dup2, dup3): onto 0, 1 or 2,
  * or onto a number the policy keeps, nothing is forced at all, not even
  * for an instant.
@@ -212,6 +213,20 @@ static inline bool fdreq_may_force_onto(int target)
 #define fdreq_begin_onto(rq, spec, flags, target)                              \
 	fdreq_start((rq), (spec), (flags), -1, fdreq_may_force_onto(target),   \
 		    true, FDREQ_WHO)
+
+/*
+ * The begins again, with the call's name and caller given: for a wrapper
+ * that is not the program's callee itself (syscall.c's translate).
+ */
+#define fdreq_begin_for(rq, spec, flags, wait_fd, call, caller)                \
+	fdreq_start((rq), (spec), (flags), (wait_fd), true, false, (call),     \
+		    (caller))
+#define fdreq_begin_onto_for(rq, spec, flags, target, call, caller)            \
+	fdreq_start((rq), (spec), (flags), -1, fdreq_may_force_onto(target),   \
+		    true, (call), (caller))
+#define fdreq_begin_open_for(rq, spec, flags, dirfd, path, call, caller)      \
+	fdreq_start_open((rq), (spec), (flags), (dirfd), (path), (call),       \
+			 (caller))
 
 /* The flags argument for the call on this path. */
 static inline int fdreq_flags(const struct fdreq *rq)

@@ -186,20 +186,19 @@ WRAPPER_HELPER enum fdreq_path stdio_begin(const char *call, struct fdreq *rq,
 {
 	size_t end = mode_modifiers_end(*mode);
 	int flags = mode_wants_cloexec(*mode, end);
+	enum fdreq_path path;
 	const char *with_e;
 
-	fdreq_start_open(rq, spec, flags, AT_FDCWD, file, call,
-			 __builtin_return_address(0));
-	if (rq->path != FDREQ_NATIVE || flags)
-		return rq->path;
+	path = fdreq_start_open(rq, spec, flags, AT_FDCWD, file, call,
+				__builtin_return_address(0));
+	if (path != FDREQ_NATIVE || flags)
+		return path;
 	with_e = mode_with_e(*mode, end, buf);
 	if (with_e) {
 		*mode = with_e;
-		return rq->path;
+		return path;
 	}
-	rq->path = fdreq_fallback(rq, spec, FDREQ_WAIT_LATER);
-	fdreq_fallback_open(rq, AT_FDCWD, file, 0);
-	return rq->path;
+	return fdreq_fall_back_open(rq, spec, file);
 }
 
 static FILE *stdio_end(struct fdreq *rq, FILE *f)

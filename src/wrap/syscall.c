@@ -281,6 +281,7 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 	int flags = r->caller_flags ? (int)a[r->flags_arg] : 0;
 	int wait = -1;
 	const struct fd_spec *spec = rule_specs[r->spec];
+	enum fdreq_path path;
 	struct fdreq rq;
 	long ret, nr;
 	int i;
@@ -288,22 +289,26 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 	if (r->may_block && !(r->result >= MSG && (flags & MSG_DONTWAIT)))
 		wait = (int)a[0];
 	if (r->target_arg >= 0)
-		fdreq_begin_onto(&rq, spec, flags, (int)a[r->target_arg]);
+		path = fdreq_begin_onto_for(&rq, spec, flags,
+					    (int)a[r->target_arg], "syscall",
+					    caller);
 	else if (via_socketcall)
-		fdreq_begin(&rq, spec, flags, wait);
+		path = fdreq_begin_for(&rq, spec, flags, wait, "syscall",
+				       caller);
 	else if (r->nr == SYS_openat)
-		fdreq_begin_open(&rq, spec, flags, (int)a[0],
-				 (const char *)a[1]);
+		path = fdreq_begin_open_for(&rq, spec, flags, (int)a[0],
+					    (const char *)a[1], "syscall",
+					    caller);
 #ifdef SYS_open
 	else if (r->nr == SYS_open)
-		fdreq_begin_open(&rq, spec, flags, AT_FDCWD,
-				 (const char *)a[0]);
+		path = fdreq_begin_open_for(&rq, spec, flags, AT_FDCWD,
+					    (const char *)a[0], "syscall",
+					    caller);
 #endif
 	else
-		fdreq_begin(&rq, spec, flags, wait);
-	rq.call = "syscall";
-	rq.caller = caller;
-	switch (rq.path) {
+		path = fdreq_begin_for(&rq, spec, flags, wait, "syscall",
+				       caller);
+	switch (path) {
 	case FDREQ_FAILED:
 		return -1;
 	case FDREQ_PLAIN:
