@@ -252,6 +252,25 @@ static inline int fdreq_end(struct fdreq *rq, int fd)
 	return fdreq_finish(rq, fd);
 }
 
+/*
+ * For fds a call receives in messages (SCM_RIGHTS), between the call and
+ * fdreq_done(): each one as fdreq_end() would take it.  Nothing is owed to
+ * them natively when nothing is forced: the flag is the sender's or the
+ * caller's own, the kernel's doing, and none of the library's.
+ */
+static inline bool fdreq_marks_received(const struct fdreq *rq)
+{
+	return rq->path == FDREQ_FALLBACK || rq->force;
+}
+
+static inline void fdreq_mark_received(struct fdreq *rq, int fd)
+{
+	if (fdreq_done_natively(rq, fd))
+		fdtable_note_new(fd, rq->mark);
+	else
+		fdreq_mark(rq, fd);
+}
+
 /* For calls that fill in two fds (socketpair, pipe) and return 0 or -1. */
 static inline int fdreq_end_pair(struct fdreq *rq, int ret, int fds[2])
 {

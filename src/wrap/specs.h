@@ -87,8 +87,14 @@ static const struct fd_spec spec_rcmd = {
 };
 
 struct msghdr;
-/* Mark the fds a received message carries (msg.c, for syscall.c too). */
-void msg_mark_received(struct fdreq *rq, struct msghdr *msg)
+struct mmsghdr;
+/*
+ * Mark the fds that received messages carry, where the path owes them
+ * anything: one message (msg, n 1: it came; 0: the call failed), or n of
+ * vec's (msg NULL; n the call's result).  msg.c's, for syscall.c too.
+ */
+void msg_mark_received(struct fdreq *rq, struct msghdr *msg,
+		       struct mmsghdr *vec, long n)
 	__attribute__((visibility("hidden")));
 
 #endif /* CLOEXEC_SPECS_H */

@@ -284,7 +284,6 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 	enum fdreq_path path;
 	struct fdreq rq;
 	long ret, nr;
-	int i;
 
 	if (r->may_block && !(r->result >= MSG && (flags & MSG_DONTWAIT)))
 		wait = (int)a[0];
@@ -332,14 +331,13 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 	case PAIR:
 		return fdreq_end_pair(&rq, (int)ret, (int *)a[r->out_arg]);
 	case MSG:
+		msg_mark_received(&rq, (struct msghdr *)a[r->out_arg], NULL,
+				  ret >= 0);
+		fdreq_done(&rq);
+		return ret;
 	case MMSG:
-		for (i = 0; ret >= 0 && i < (r->result == MSG ? 1 : ret); i++)
-			if (rq.path == FDREQ_FALLBACK || rq.force)
-				msg_mark_received(
-					&rq, r->result == MSG
-						     ? (struct msghdr *)a[r->out_arg]
-						     : &((struct mmsghdr *)a[r->out_arg])
-								[i].msg_hdr);
+		msg_mark_received(&rq, NULL, (struct mmsghdr *)a[r->out_arg],
+				  ret);
 		fdreq_done(&rq);
 		return ret;
 	default:
