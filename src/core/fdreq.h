@@ -51,7 +51,7 @@ struct fd_spec {
 };
 
 enum fdreq_path {
-	FDREQ_FAILED = -1, /* refused before the call; errno is set */
+	FDREQ_FAILED = -1, /* refused: fdreq_try_begin only; errno is set */
 	FDREQ_PLAIN,	   /* nothing to add: make the caller's call as is */
 	FDREQ_NATIVE,	   /* the kernel takes the flags */
 	FDREQ_FALLBACK,	   /* plain call under the fork lock, then fcntl */
@@ -145,6 +145,48 @@ fdreq_start(struct fdreq *rq, const struct fd_spec *spec, int flags,
 }
 
 /*
+ * FDREQ_FAILED, errno set, comes only from a call that may be refused on
+ * the fallback path: one that first waits for wait_fd (the wait can fail),
+ * or one whose plain call takes no flags (accept, pipe) given flags (a bit
+ * the family does not know is EINVAL there, as the flagged call would
+ * say).  The fdreq_begin macros are for every other call, and never
+ * return it; a wrapper that can be refused uses fdreq_try_begin and
+ * handles FDREQ_FAILED first, before any call.  Where the compiler
+ * optimizes, it proves the begins' claim for each wrapper, whose spec is
+ * a constant: an fdreq_begin that could be refused does not build.
+ */
+#ifdef __has_attribute
+#if __has_attribute(error) && defined(__OPTIMIZE__)
+#define FDREQ_PROVEN 1
+void fdreq_begin_may_be_refused_use_fdreq_try_begin(void)
+	__attribute__((error("this call may be refused: fdreq_try_begin")));
+#endif
+#endif
+
+static inline __attribute__((always_inline)) void
+fdreq_prove_unrefused(const struct fd_spec *spec, int flags, int wait_fd)
+{
+#ifdef FDREQ_PROVEN
+	bool refusable = wait_fd >= 0 || (spec->plain_takes_no_flags && flags);
+
+	if (!__builtin_constant_p(refusable) || refusable)
+		fdreq_begin_may_be_refused_use_fdreq_try_begin();
+#else
+	(void)spec, (void)flags, (void)wait_fd;
+#endif
+}
+
+static inline __attribute__((always_inline)) enum fdreq_path
+fdreq_start_unrefused(struct fdreq *rq, const struct fd_spec *spec, int flags,
+		      int wait_fd, bool may_force, bool onto, const char *call,
+		      void *caller)
+{
+	fdreq_prove_unrefused(spec, flags, wait_fd);
+	return fdreq_start(rq, spec, flags, wait_fd, may_force, onto, call,
+			   caller);
+}
+
+/*
  * The wrapper's name and its caller, for the audit.  A helper shared by
  * several wrappers is WRAPPER_HELPER (inlined, so that the return address
  * is still the program's) and takes the name as an argument.
@@ -152,6 +194,9 @@ fdreq_start(struct fdreq *rq, const struct fd_spec *spec, int flags,
 #define FDREQ_WHO __func__, __builtin_return_address(0)
 #define WRAPPER_HELPER static inline __attribute__((always_inline))
 #define fdreq_begin_as(rq, spec, flags, wait_fd, call)                         \
+	fdreq_start_unrefused((rq), (spec), (flags), (wait_fd), true, false,   \
+			      (call), __builtin_return_address(0))
+#define fdreq_try_begin_as(rq, spec, flags, wait_fd, call)                     \
 	fdreq_start((rq), (spec), (flags), (wait_fd), true, false, (call),     \
 		    __builtin_return_address(0))
 
@@ -161,6 +206,9 @@ fdreq_start(struct fdreq *rq, const struct fd_spec *spec, int flags,
  * never waits behind a blocked creator.  -1 for calls that do not block.
  */
 #define fdreq_begin(rq, spec, flags, wait_fd)                                  \
+	fdreq_start_unrefused((rq), (spec), (flags), (wait_fd), true, false,   \
+			      FDREQ_WHO)
+#define fdreq_try_begin(rq, spec, flags, wait_fd)                              \
 	fdreq_start((rq), (spec), (flags), (wait_fd), true, false, FDREQ_WHO)
 
 /*
@@ -187,8 +235,21 @@ fdreq_start_open(struct fdreq *rq, const struct fd_spec *spec, int flags,
 				     caller);
 }
 
+static inline __attribute__((always_inline)) enum fdreq_path
+fdreq_start_open_unrefused(struct fdreq *rq, const struct fd_spec *spec,
+			   int flags, int dirfd, const char *path,
+			   const char *call, void *caller)
+{
+	fdreq_prove_unrefused(spec, flags, -1);
+	return fdreq_start_open(rq, spec, flags, dirfd, path, call, caller);
+}
+
 #define fdreq_begin_open(rq, spec, flags, dirfd, path)                         \
-	fdreq_start_open((rq), (spec), (flags), (dirfd), (path), FDREQ_WHO)
+	fdreq_start_open_unrefused((rq), (spec), (flags), (dirfd), (path),     \
+				   FDREQ_WHO)
+#define fdreq_begin_open_as(rq, spec, flags, dirfd, path, call)                \
+	fdreq_start_open_unrefused((rq), (spec), (flags), (dirfd), (path),     \
+				   (call), __builtin_return_address(0))
 
 /*
  * An open whose path came out native, that must take the fallback after
@@ -211,20 +272,24 @@ static inline bool fdreq_may_force_onto(int target)
 }
 
 #define fdreq_begin_onto(rq, spec, flags, target)                              \
+	fdreq_start_unrefused((rq), (spec), (flags), -1,                       \
+			      fdreq_may_force_onto(target), true, FDREQ_WHO)
+#define fdreq_try_begin_onto(rq, spec, flags, target)                          \
 	fdreq_start((rq), (spec), (flags), -1, fdreq_may_force_onto(target),   \
 		    true, FDREQ_WHO)
 
 /*
- * The begins again, with the call's name and caller given: for a wrapper
- * that is not the program's callee itself (syscall.c's translate).
+ * The try begins again, with the call's name and caller given: for a
+ * wrapper that is not the program's callee itself, whose spec is known
+ * only at run time (syscall.c's translate).
  */
-#define fdreq_begin_for(rq, spec, flags, wait_fd, call, caller)                \
+#define fdreq_try_begin_for(rq, spec, flags, wait_fd, call, caller)            \
 	fdreq_start((rq), (spec), (flags), (wait_fd), true, false, (call),     \
 		    (caller))
-#define fdreq_begin_onto_for(rq, spec, flags, target, call, caller)            \
+#define fdreq_try_begin_onto_for(rq, spec, flags, target, call, caller)       \
 	fdreq_start((rq), (spec), (flags), -1, fdreq_may_force_onto(target),   \
 		    true, (call), (caller))
-#define fdreq_begin_open_for(rq, spec, flags, dirfd, path, call, caller)      \
+#define fdreq_try_begin_open_for(rq, spec, flags, dirfd, path, call, caller) \
 	fdreq_start_open((rq), (spec), (flags), (dirfd), (path), (call),       \
 			 (caller))
 

@@ -89,7 +89,7 @@ CLOEXEC_EXPORT int dup3(int oldfd, int newfd, int flags)
 {
 	struct fdreq rq;
 
-	switch (fdreq_begin_onto(&rq, &spec_dup3, flags, newfd)) {
+	switch (fdreq_try_begin_onto(&rq, &spec_dup3, flags, newfd)) {
 	case FDREQ_FALLBACK:
 		/* dup2 is atomic: no close-then-dup window for the number. */
 		return fdreq_end(&rq, oldfd == newfd ? fdreq_fail(EINVAL)
@@ -113,8 +113,8 @@ WRAPPER_HELPER int fcntl_dup(const char *call, int (*real)(int, int, ...),
 		cmd == F_DUPFD ? &spec_dup : &spec_dupfd_cloexec;
 	struct fdreq rq;
 
-	switch (fdreq_begin_as(&rq, spec, cmd == F_DUPFD ? 0 : O_CLOEXEC, -1,
-			       call)) {
+	switch (fdreq_try_begin_as(&rq, spec, cmd == F_DUPFD ? 0 : O_CLOEXEC,
+				   -1, call)) {
 	case FDREQ_NATIVE:
 		return fdreq_end(&rq, real(fd, F_DUPFD_CLOEXEC, arg));
 	case FDREQ_FAILED:

@@ -98,8 +98,8 @@ WRAPPER_HELPER ssize_t recvmsg_with(const char *call,
 	struct fdreq rq;
 	ssize_t ret;
 
-	if (fdreq_begin_as(&rq, &spec_msg, flags,
-			   retry ? -1 : wait_fd(fd, flags), call) ==
+	if (fdreq_try_begin_as(&rq, &spec_msg, flags,
+			       retry ? -1 : wait_fd(fd, flags), call) ==
 	    FDREQ_FAILED)
 		return -1;
 	if (rq.path == FDREQ_FALLBACK && retry) {
@@ -131,8 +131,8 @@ WRAPPER_HELPER int recvmmsg_with(const char *call,
 	struct fdreq rq;
 	int ret;
 
-	if (fdreq_begin_as(&rq, &spec_msg, flags, wait_fd(fd, flags), call) ==
-	    FDREQ_FAILED)
+	if (fdreq_try_begin_as(&rq, &spec_msg, flags, wait_fd(fd, flags),
+			       call) == FDREQ_FAILED)
 		return -1;
 	ret = real(fd, vec, vlen, fdreq_flags(&rq), timeout);
 	msg_mark_received(&rq, NULL, vec, ret);

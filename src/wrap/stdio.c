@@ -189,8 +189,7 @@ WRAPPER_HELPER enum fdreq_path stdio_begin(const char *call, struct fdreq *rq,
 	enum fdreq_path path;
 	const char *with_e;
 
-	path = fdreq_start_open(rq, spec, flags, AT_FDCWD, file, call,
-				__builtin_return_address(0));
+	path = fdreq_begin_open_as(rq, spec, flags, AT_FDCWD, file, call);
 	if (path != FDREQ_NATIVE || flags)
 		return path;
 	with_e = mode_with_e(*mode, end, buf);

@@ -288,25 +288,25 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 	if (r->may_block && !(r->result >= MSG && (flags & MSG_DONTWAIT)))
 		wait = (int)a[0];
 	if (r->target_arg >= 0)
-		path = fdreq_begin_onto_for(&rq, spec, flags,
-					    (int)a[r->target_arg], "syscall",
-					    caller);
+		path = fdreq_try_begin_onto_for(&rq, spec, flags,
+						(int)a[r->target_arg],
+						"syscall", caller);
 	else if (via_socketcall)
-		path = fdreq_begin_for(&rq, spec, flags, wait, "syscall",
-				       caller);
+		path = fdreq_try_begin_for(&rq, spec, flags, wait,
+					   "syscall", caller);
 	else if (r->nr == SYS_openat)
-		path = fdreq_begin_open_for(&rq, spec, flags, (int)a[0],
-					    (const char *)a[1], "syscall",
-					    caller);
+		path = fdreq_try_begin_open_for(&rq, spec, flags, (int)a[0],
+						(const char *)a[1],
+						"syscall", caller);
 #ifdef SYS_open
 	else if (r->nr == SYS_open)
-		path = fdreq_begin_open_for(&rq, spec, flags, AT_FDCWD,
-					    (const char *)a[0], "syscall",
-					    caller);
+		path = fdreq_try_begin_open_for(&rq, spec, flags, AT_FDCWD,
+						(const char *)a[0],
+						"syscall", caller);
 #endif
 	else
-		path = fdreq_begin_for(&rq, spec, flags, wait, "syscall",
-				       caller);
+		path = fdreq_try_begin_for(&rq, spec, flags, wait,
+					   "syscall", caller);
 	switch (path) {
 	case FDREQ_FAILED:
 		return -1;
@@ -363,8 +363,8 @@ static long translate_fcntl(long nr, long a[6])
 
 	if (!dupfd && a[1] != F_DUPFD_CLOEXEC)
 		return call(nr, a);
-	switch (fdreq_begin(&rq, dupfd ? &spec_dup : &spec_dupfd_cloexec,
-			    dupfd ? 0 : O_CLOEXEC, -1)) {
+	switch (fdreq_try_begin(&rq, dupfd ? &spec_dup : &spec_dupfd_cloexec,
+				dupfd ? 0 : O_CLOEXEC, -1)) {
 	case FDREQ_NATIVE:
 		a[1] = F_DUPFD_CLOEXEC;
 		break;
@@ -390,8 +390,8 @@ static long translate_epoll(long nr, long a[6])
 
 	if (plain && (int)a[0] <= 0)
 		return call(nr, a);
-	switch (fdreq_begin(&rq, plain ? &spec_epoll : &spec_epoll1,
-			    plain ? 0 : (int)a[0], -1)) {
+	switch (fdreq_try_begin(&rq, plain ? &spec_epoll : &spec_epoll1,
+				plain ? 0 : (int)a[0], -1)) {
 	case FDREQ_PLAIN:
 		return fdreq_end(&rq, (int)call(nr, a));
 	case FDREQ_NATIVE:
