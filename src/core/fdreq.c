@@ -232,8 +232,12 @@ void fdreq_done(struct fdreq *rq)
 
 /*
  * After the call, for each new fd: what the path still owes it (the flags
- * on the fallback path), nothing forced onto 0-2 or a kept number, and the
- * fd table's note of it.
+ * on the fallback path), and the fd table's note of it.  Whatever the
+ * path, an fd that lands on 0, 1 or 2, or on a number the policy keeps,
+ * does not keep a close-on-exec flag that only the policy asked for: a
+ * program that puts an fd there (close(1); dup(fd), or inetd's close(0);
+ * socket()) is handing it to its children.  Every path that skips this
+ * (fdreq_done_natively) does so only above 2.
  */
 void fdreq_mark(struct fdreq *rq, int fd)
 {

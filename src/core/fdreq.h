@@ -12,12 +12,7 @@
  * the flags (native: one call, no lock), or the kernel cannot (fallback:
  * the plain call inside the fork lock, and the flags set before the lock
  * is left).  fdreq_end() finishes what the path needs: on the native path
- * with fd >= 3, nothing at all.
- *
- * Whatever the path, an fd that lands on 0, 1 or 2 does not keep a
- * close-on-exec flag that only the policy asked for: a program that puts
- * an fd there (close(1); dup(fd), or inetd's close(0); socket()) is handing
- * it to its children.
+ * with fd >= 3, nothing at all (below 3: fdreq_mark).
  */
 #ifndef CLOEXEC_FDREQ_H
 #define CLOEXEC_FDREQ_H

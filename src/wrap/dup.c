@@ -4,8 +4,8 @@
  *
  * dup() and F_DUPFD become F_DUPFD_CLOEXEC natively.  dup2/dup3 onto a
  * number the program chose keep dup2's meaning unless the policy enforces
- * the dup2 class, and onto 0, 1 or 2 are never forced: that is how a
- * program hands an fd to a child.  dup2(fd, fd) is passed through, since
+ * the dup2 class, and onto 0, 1 or 2 are never forced (fdreq_mark).
+ * dup2(fd, fd) is passed through, since
  * dup3(fd, fd) would be EINVAL.
  */
 #include "config.h"
