@@ -28,7 +28,11 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static int parse_fd(const char *s, const char **end)
+/*
+ * The number that starts s (-1 if none), and in *end where it stops:
+ * whatever follows is the caller's to judge.
+ */
+static int parse_fd_prefix(const char *s, const char **end)
 {
 	long n = 0;
 
@@ -149,9 +153,9 @@ static void keep_listen_fds(char *const envp[], struct exec_kept *k)
 	long self = sys_call(SYS_getpid, 0, 0, 0, 0, 0);
 	int n, i;
 
-	if (!fds || (n = parse_fd(fds, &end)) <= 0 || *end || !pid)
+	if (!fds || (n = parse_fd_prefix(fds, &end)) <= 0 || *end || !pid)
 		return;
-	if (parse_fd(pid, &end) != self || *end)
+	if (parse_fd_prefix(pid, &end) != self || *end)
 		return;
 	for (i = 0; i < n && i < EXEC_KEPT_MAX; i++)
 		choose(k, 3 + i, "socket activation (LISTEN_FDS)", 31, -1);
@@ -182,9 +186,9 @@ static void keep_jobserver(char *const envp[], struct exec_kept *k)
 		for (p = flags; (p = strstr(p, options[i])); p = end) {
 			p += strlen(options[i]);
 			end = p;
-			r = parse_fd(p, &end);
+			r = parse_fd_prefix(p, &end);
 			if (r >= 0 && *end == ',')
-				w = parse_fd(end + 1, &end);
+				w = parse_fd_prefix(end + 1, &end);
 		}
 	}
 	if (r < 3 || w < 3 || !is_pipe(r) || !is_pipe(w) ||
@@ -211,12 +215,13 @@ static void choose_list(struct exec_kept *k, const char *list, const char *what,
 	int fd;
 
 	/* All of it numbers, or it is not a list of fds. */
-	for (p = list; parse_fd(p, &end) >= 0 && *end == ','; p = end + 1)
+	for (p = list; parse_fd_prefix(p, &end) >= 0 && *end == ',';
+	     p = end + 1)
 		;
-	if (parse_fd(p, &end) < 0 || *end)
+	if (parse_fd_prefix(p, &end) < 0 || *end)
 		return;
 	for (p = list;; p = end + 1) {
-		fd = parse_fd(p, &end);
+		fd = parse_fd_prefix(p, &end);
 		choose(k, fd, what, what_len, fd);
 		if (!*end)
 			return;
@@ -233,7 +238,7 @@ static void choose_after(struct exec_kept *k, const char *arg,
 
 	while ((p = strstr(p, prefix))) {
 		if (!at_start_or_comma || p == arg || p[-1] == ',') {
-			fd = parse_fd(p + len, &end);
+			fd = parse_fd_prefix(p + len, &end);
 			if (fd >= 0) {
 				char what[EXEC_WHY_MAX] = "named as ";
 
@@ -263,12 +268,12 @@ static void keep_named_args(char *const argv[], struct exec_kept *k)
 		choose_after(k, arg, "/proc/self/fd/", false);
 		choose_after(k, arg, "fd=", true);
 		if (!strncmp(arg, "fd:", 3) &&
-		    (fd = parse_fd(arg + 3, &end)) >= 0 && !*end)
+		    (fd = parse_fd_prefix(arg + 3, &end)) >= 0 && !*end)
 			choose(k, fd, "named as fd:", 12, fd);
 		if (arg[0] != '-')
 			continue;
-		if (arg[1] == '&' && (fd = parse_fd(arg + 2, &end)) >= 0 &&
-		    !*end) {
+		if (arg[1] == '&' &&
+		    (fd = parse_fd_prefix(arg + 2, &end)) >= 0 && !*end) {
 			choose(k, fd, "named as -&", 11, fd);
 			continue;
 		}
@@ -350,7 +355,7 @@ static void keep_named_env(char *const envp[], struct exec_kept *k)
 					if (*q == '=')
 						item = q + 1;
 			}
-			fd = parse_fd(item, &item);
+			fd = parse_fd_prefix(item, &item);
 			if (fd >= 0 && item == end) {
 				struct why w = { .len = 0 };
 

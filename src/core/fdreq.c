@@ -68,6 +68,14 @@ bool fdreq_wait_outside(struct fdreq *rq, int fd)
 	return waited == 0;
 }
 
+/* wait_fd for fdreq_fallback(): the caller enters the lock itself. */
+#define FDREQ_WAIT_LATER (-2)
+
+static enum fdreq_path fdreq_fallback(struct fdreq *rq,
+				      const struct fd_spec *spec, int wait_fd);
+static void fdreq_fallback_open(struct fdreq *rq, int dirfd, const char *path,
+				int flags);
+
 enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
 				 int flags, int wait_fd, bool may_force,
 				 bool onto, const char *call, void *caller)
@@ -112,8 +120,18 @@ enum fdreq_path fdreq_start_open_slow(struct fdreq *rq,
 	return rq->path;
 }
 
-enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
-			       int wait_fd)
+enum fdreq_path fdreq_fall_back_open(struct fdreq *rq,
+				     const struct fd_spec *spec,
+				     const char *path)
+{
+	if ((rq->path = fdreq_fallback(rq, spec, FDREQ_WAIT_LATER)) ==
+	    FDREQ_FALLBACK)
+		fdreq_fallback_open(rq, AT_FDCWD, path, 0);
+	return rq->path;
+}
+
+static enum fdreq_path fdreq_fallback(struct fdreq *rq,
+				      const struct fd_spec *spec, int wait_fd)
 {
 	/* Also from a path first decided native (stdio.c): no longer fast. */
 	rq->fast = false;
@@ -174,8 +192,8 @@ static void flight_key_create(void)
 	pthread_key_create(&flight_key, flight_abandoned);
 }
 
-void fdreq_fallback_open(struct fdreq *rq, int dirfd, const char *path,
-			 int flags)
+static void fdreq_fallback_open(struct fdreq *rq, int dirfd, const char *path,
+				int flags)
 {
 	if (path && open_may_block(dirfd, path, flags)) {
 		/* Before the first flight: its child sweeps spare these. */
@@ -214,8 +232,12 @@ void fdreq_done(struct fdreq *rq)
 
 /*
  * After the call, for each new fd: what the path still owes it (the flags
- * on the fallback path), nothing forced onto 0-2 or a kept number, and the
- * fd table's note of it.
+ * on the fallback path), and the fd table's note of it.  Whatever the
+ * path, an fd that lands on 0, 1 or 2, or on a number the policy keeps,
+ * does not keep a close-on-exec flag that only the policy asked for: a
+ * program that puts an fd there (close(1); dup(fd), or inetd's close(0);
+ * socket()) is handing it to its children.  Every path that skips this
+ * (fdreq_done_natively) does so only above 2.
  */
 void fdreq_mark(struct fdreq *rq, int fd)
 {

@@ -5,19 +5,14 @@
  * A wrapper describes its call once (struct fd_spec: which flag family,
  * which policy class, which kernel capability) and then reads like this:
  *
- *	fdreq_begin(&rq, &socket_spec, type, -1);
+ *	fdreq_begin(&rq, &spec_socket, type, -1);
  *	return fdreq_end(&rq, REAL(socket)(domain, fdreq_flags(&rq), proto));
  *
  * fdreq_begin() decides the path: nothing to add (plain), the kernel takes
  * the flags (native: one call, no lock), or the kernel cannot (fallback:
  * the plain call inside the fork lock, and the flags set before the lock
  * is left).  fdreq_end() finishes what the path needs: on the native path
- * with fd >= 3, nothing at all.
- *
- * Whatever the path, an fd that lands on 0, 1 or 2 does not keep a
- * close-on-exec flag that only the policy asked for: a program that puts
- * an fd there (close(1); dup(fd), or inetd's close(0); socket()) is handing
- * it to its children.
+ * with fd >= 3, nothing at all (below 3: fdreq_mark).
  */
 #ifndef CLOEXEC_FDREQ_H
 #define CLOEXEC_FDREQ_H
@@ -51,7 +46,7 @@ struct fd_spec {
 };
 
 enum fdreq_path {
-	FDREQ_FAILED = -1, /* refused before the call; errno is set */
+	FDREQ_FAILED = -1, /* refused: fdreq_try_begin only; errno is set */
 	FDREQ_PLAIN,	   /* nothing to add: make the caller's call as is */
 	FDREQ_NATIVE,	   /* the kernel takes the flags */
 	FDREQ_FALLBACK,	   /* plain call under the fork lock, then fcntl */
@@ -73,14 +68,10 @@ struct fdreq {
 	void *caller;	  /* ... called from where */
 };
 
-/* wait_fd for fdreq_fallback(): the caller enters the lock itself. */
-#define FDREQ_WAIT_LATER (-2)
-
-enum fdreq_path fdreq_fallback(struct fdreq *rq, const struct fd_spec *spec,
-			       int wait_fd)
-	__attribute__((visibility("hidden"), cold));
-void fdreq_fallback_open(struct fdreq *rq, int dirfd, const char *path,
-			 int flags) __attribute__((visibility("hidden"), cold));
+/*
+ * After the call, for results that are not one fd or a pair (messages with
+ * SCM_RIGHTS, a FILE): fdreq_mark() each new fd, then fdreq_done().
+ */
 void fdreq_mark(struct fdreq *rq, int fd) __attribute__((visibility("hidden")));
 void fdreq_done(struct fdreq *rq) __attribute__((visibility("hidden")));
 
@@ -149,6 +140,48 @@ fdreq_start(struct fdreq *rq, const struct fd_spec *spec, int flags,
 }
 
 /*
+ * FDREQ_FAILED, errno set, comes only from a call that may be refused on
+ * the fallback path: one that first waits for wait_fd (the wait can fail),
+ * or one whose plain call takes no flags (accept, pipe) given flags (a bit
+ * the family does not know is EINVAL there, as the flagged call would
+ * say).  The fdreq_begin macros are for every other call, and never
+ * return it; a wrapper that can be refused uses fdreq_try_begin and
+ * handles FDREQ_FAILED first, before any call.  Where the compiler
+ * optimizes, it proves the begins' claim for each wrapper, whose spec is
+ * a constant: an fdreq_begin that could be refused does not build.
+ */
+#ifdef __has_attribute
+#if __has_attribute(error) && defined(__OPTIMIZE__)
+#define FDREQ_PROVEN 1
+void fdreq_begin_may_be_refused_use_fdreq_try_begin(void)
+	__attribute__((error("this call may be refused: fdreq_try_begin")));
+#endif
+#endif
+
+static inline __attribute__((always_inline)) void
+fdreq_prove_unrefused(const struct fd_spec *spec, int flags, int wait_fd)
+{
+#ifdef FDREQ_PROVEN
+	bool refusable = wait_fd >= 0 || (spec->plain_takes_no_flags && flags);
+
+	if (!__builtin_constant_p(refusable) || refusable)
+		fdreq_begin_may_be_refused_use_fdreq_try_begin();
+#else
+	(void)spec, (void)flags, (void)wait_fd;
+#endif
+}
+
+static inline __attribute__((always_inline)) enum fdreq_path
+fdreq_start_unrefused(struct fdreq *rq, const struct fd_spec *spec, int flags,
+		      int wait_fd, bool may_force, bool onto, const char *call,
+		      void *caller)
+{
+	fdreq_prove_unrefused(spec, flags, wait_fd);
+	return fdreq_start(rq, spec, flags, wait_fd, may_force, onto, call,
+			   caller);
+}
+
+/*
  * The wrapper's name and its caller, for the audit.  A helper shared by
  * several wrappers is WRAPPER_HELPER (inlined, so that the return address
  * is still the program's) and takes the name as an argument.
@@ -156,6 +189,9 @@ fdreq_start(struct fdreq *rq, const struct fd_spec *spec, int flags,
 #define FDREQ_WHO __func__, __builtin_return_address(0)
 #define WRAPPER_HELPER static inline __attribute__((always_inline))
 #define fdreq_begin_as(rq, spec, flags, wait_fd, call)                         \
+	fdreq_start_unrefused((rq), (spec), (flags), (wait_fd), true, false,   \
+			      (call), __builtin_return_address(0))
+#define fdreq_try_begin_as(rq, spec, flags, wait_fd, call)                     \
 	fdreq_start((rq), (spec), (flags), (wait_fd), true, false, (call),     \
 		    __builtin_return_address(0))
 
@@ -165,6 +201,9 @@ fdreq_start(struct fdreq *rq, const struct fd_spec *spec, int flags,
  * never waits behind a blocked creator.  -1 for calls that do not block.
  */
 #define fdreq_begin(rq, spec, flags, wait_fd)                                  \
+	fdreq_start_unrefused((rq), (spec), (flags), (wait_fd), true, false,   \
+			      FDREQ_WHO)
+#define fdreq_try_begin(rq, spec, flags, wait_fd)                              \
 	fdreq_start((rq), (spec), (flags), (wait_fd), true, false, FDREQ_WHO)
 
 /*
@@ -191,8 +230,30 @@ fdreq_start_open(struct fdreq *rq, const struct fd_spec *spec, int flags,
 				     caller);
 }
 
+static inline __attribute__((always_inline)) enum fdreq_path
+fdreq_start_open_unrefused(struct fdreq *rq, const struct fd_spec *spec,
+			   int flags, int dirfd, const char *path,
+			   const char *call, void *caller)
+{
+	fdreq_prove_unrefused(spec, flags, -1);
+	return fdreq_start_open(rq, spec, flags, dirfd, path, call, caller);
+}
+
 #define fdreq_begin_open(rq, spec, flags, dirfd, path)                         \
-	fdreq_start_open((rq), (spec), (flags), (dirfd), (path), FDREQ_WHO)
+	fdreq_start_open_unrefused((rq), (spec), (flags), (dirfd), (path),     \
+				   FDREQ_WHO)
+#define fdreq_begin_open_as(rq, spec, flags, dirfd, path, call)                \
+	fdreq_start_open_unrefused((rq), (spec), (flags), (dirfd), (path),     \
+				   (call), __builtin_return_address(0))
+
+/*
+ * An open whose path came out native, that must take the fallback after
+ * all (stdio.c: a mode with no room for "e"), as fdreq_begin_open's would.
+ */
+enum fdreq_path fdreq_fall_back_open(struct fdreq *rq,
+				     const struct fd_spec *spec,
+				     const char *path)
+	__attribute__((visibility("hidden"), cold));
 
 /*
  * For calls that name the new fd's number (dup2, dup3): onto 0, 1 or 2,
@@ -206,8 +267,26 @@ static inline bool fdreq_may_force_onto(int target)
 }
 
 #define fdreq_begin_onto(rq, spec, flags, target)                              \
+	fdreq_start_unrefused((rq), (spec), (flags), -1,                       \
+			      fdreq_may_force_onto(target), true, FDREQ_WHO)
+#define fdreq_try_begin_onto(rq, spec, flags, target)                          \
 	fdreq_start((rq), (spec), (flags), -1, fdreq_may_force_onto(target),   \
 		    true, FDREQ_WHO)
+
+/*
+ * The try begins again, with the call's name and caller given: for a
+ * wrapper that is not the program's callee itself, whose spec is known
+ * only at run time (syscall.c's translate).
+ */
+#define fdreq_try_begin_for(rq, spec, flags, wait_fd, call, caller)            \
+	fdreq_start((rq), (spec), (flags), (wait_fd), true, false, (call),     \
+		    (caller))
+#define fdreq_try_begin_onto_for(rq, spec, flags, target, call, caller)       \
+	fdreq_start((rq), (spec), (flags), -1, fdreq_may_force_onto(target),   \
+		    true, (call), (caller))
+#define fdreq_try_begin_open_for(rq, spec, flags, dirfd, path, call, caller) \
+	fdreq_start_open((rq), (spec), (flags), (dirfd), (path), (call),       \
+			 (caller))
 
 /* The flags argument for the call on this path. */
 static inline int fdreq_flags(const struct fdreq *rq)
@@ -233,6 +312,25 @@ static inline int fdreq_end(struct fdreq *rq, int fd)
 	return fdreq_finish(rq, fd);
 }
 
+/*
+ * For fds a call receives in messages (SCM_RIGHTS), between the call and
+ * fdreq_done(): each one as fdreq_end() would take it.  Nothing is owed to
+ * them natively when nothing is forced: the flag is the sender's or the
+ * caller's own, the kernel's doing, and none of the library's.
+ */
+static inline bool fdreq_marks_received(const struct fdreq *rq)
+{
+	return rq->path == FDREQ_FALLBACK || rq->force;
+}
+
+static inline void fdreq_mark_received(struct fdreq *rq, int fd)
+{
+	if (fdreq_done_natively(rq, fd))
+		fdtable_note_new(fd, rq->mark);
+	else
+		fdreq_mark(rq, fd);
+}
+
 /* For calls that fill in two fds (socketpair, pipe) and return 0 or -1. */
 static inline int fdreq_end_pair(struct fdreq *rq, int ret, int fds[2])
 {
@@ -246,11 +344,7 @@ static inline int fdreq_end_pair(struct fdreq *rq, int ret, int fds[2])
 	return fdreq_finish_pair(rq, ret, fds);
 }
 
-/*
- * After the call, for results that are not one fd or a pair (messages with
- * SCM_RIGHTS, a FILE): fdreq_mark() each new fd, then fdreq_done().
- */
-
+/* A wrapper's own refusal, as the call's: -1 with errno set. */
 static inline int fdreq_fail(int err)
 {
 	errno = err;

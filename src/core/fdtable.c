@@ -213,7 +213,8 @@ struct dirent64 {
 	char name[];
 };
 
-static int parse_fd(const char *s)
+/* An entry of /proc/self/fd: its whole name is the number, or -1. */
+static int parse_fd_name(const char *s)
 {
 	int fd = 0;
 
@@ -248,7 +249,7 @@ int fdtable_for_each(int (*fn)(int fd, void *ctx), void *ctx)
 				struct dirent64 *d =
 					(struct dirent64 *)((char *)buf + off);
 
-				fd = parse_fd(d->name);
+				fd = parse_fd_name(d->name);
 				if (fd >= 3 && fd != dir)
 					count += fn(fd, ctx);
 				off += d->reclen;

@@ -29,24 +29,22 @@ struct flag_map {
 
 /* One spelling of the properties, for one family of calls. */
 struct flag_family {
-	const char *name;
 	const struct flag_map *map;
 	unsigned n;
 };
 
 /*
  * Split flags into the properties they ask for (*props) and the bits the
- * table does not know, which are returned.
+ * table does not know, which are returned.  Called out of line, on the
+ * slow path (fdreq_start_slow), where the family is a run-time value: a
+ * loop over its one or two entries.  The inline fast path needs only
+ * flags_known() and flags_unmap(), which fold there (specs.h).
  */
 static inline int flags_remap(const struct flag_family *fam, int flags,
 			      unsigned *props)
 {
 	unsigned i;
 
-	/*
-	 * No early exit: with a family known at compile time (specs.h) the
-	 * loop unrolls and each wrapper's remap folds to a few instructions.
-	 */
 	*props = 0;
 	for (i = 0; i < fam->n; i++) {
 		if (flags & fam->map[i].bit) {
@@ -86,7 +84,6 @@ static inline int flags_unmap(const struct flag_family *fam, unsigned props)
 #define FLAG_FAMILY(fam_name, ...)                                             \
 	static const struct flag_map fam_name##_map[] = { __VA_ARGS__ };      \
 	static const struct flag_family fam_name = {                           \
-		.name = #fam_name,                                             \
 		.map = fam_name##_map,                                         \
 		.n = sizeof(fam_name##_map) / sizeof(fam_name##_map[0]),       \
 	}

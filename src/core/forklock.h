@@ -64,7 +64,12 @@ bool forklock_in_vfork_child(void) __attribute__((visibility("hidden")));
 bool forklock_in_image_process(void)
 	__attribute__((visibility("hidden")));
 
-/* pthread_atfork handlers, exposed for the tests. */
+/*
+ * The pthread_atfork handlers, called by hand too where a copy of the
+ * process is made without libc's fork(), which alone runs them: _Fork,
+ * clone() without CLONE_VM, and the same through syscall() (spawn.c,
+ * syscall.c).
+ */
 void forklock_prepare(void) __attribute__((visibility("hidden")));
 void forklock_parent(void) __attribute__((visibility("hidden")));
 void forklock_child(void) __attribute__((visibility("hidden")));

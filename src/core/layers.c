@@ -101,8 +101,8 @@ bool policy_configured(void)
 	return file != -ENOENT || dir != -ENOENT;
 }
 
-/* Decimal, for "file:line" sources. */
-static void put_number(char *buf, unsigned n)
+/* n in decimal, as a string in buf, for "file:line" sources. */
+static void format_decimal(char *buf, unsigned n)
 {
 	char tmp[12];
 	int i = 0;
@@ -147,7 +147,7 @@ static void cannot_read(struct diag *errs, const char *path, long err)
 }
 
 /* An open file, line by line (each its own source, for the messages). */
-static int parse_fd(struct policy *p, long fd, const char *path,
+static int parse_open_file(struct policy *p, long fd, const char *path,
 		    struct diag *errs, struct layer_trace *trace)
 {
 	char buf[POLICY_FILE_MAX + 1], source[256];
@@ -191,7 +191,7 @@ static int parse_fd(struct policy *p, long fd, const char *path,
 		if (hash)
 			*hash = '\0';
 		source[plen] = ':';
-		put_number(source + plen + 1, ++line);
+		format_decimal(source + plen + 1, ++line);
 		if (trace)
 			trace->note(trace, p->text_len, source);
 		bad += policy_parse(p, s, source, errs);
@@ -206,7 +206,7 @@ int layers_read_file(struct policy *p, const char *path, struct diag *errs,
 
 	if (fd < 0)
 		return (int)fd;
-	return parse_fd(p, fd, path, errs, trace);
+	return parse_open_file(p, fd, path, errs, trace);
 }
 
 struct dropins {
@@ -315,7 +315,7 @@ static int read_dropins(struct policy *p, long dirfd, const char *dir,
 			bad++;
 			continue;
 		}
-		bad += parse_fd(p, fd, path, errs, trace);
+		bad += parse_open_file(p, fd, path, errs, trace);
 	}
 	sys_close((int)dirfd);
 	return bad;
@@ -330,7 +330,7 @@ static int read_opened(struct policy *p, const char *path, long file, long dir,
 	int bad = 0;
 
 	if (file >= 0)
-		bad += parse_fd(p, file, path, errs, trace);
+		bad += parse_open_file(p, file, path, errs, trace);
 	else if (file != -ENOENT && ++bad)
 		cannot_read(errs, path, file);
 	if (plen > sizeof(dirpath) - 3)
@@ -398,7 +398,7 @@ static void to_syslog(const char *lines, size_t len)
 
 	if (fd < 0)
 		return;
-	put_number(pid, (unsigned)sys_call(SYS_getpid, 0, 0, 0, 0, 0));
+	format_decimal(pid, (unsigned)sys_call(SYS_getpid, 0, 0, 0, 0, 0));
 	for (; lines < end; lines = eol + 1) {
 		struct iovec iov;
 		struct msghdr mh = { .msg_name = &addr,

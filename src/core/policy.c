@@ -386,7 +386,7 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 	const char *eq = memchr(tok, '=', len);
 	const char *val;
 	size_t klen, vlen;
-	bool b;
+	bool b, is_report;
 
 	if (!eq) {
 		if (parse_mode(p, tok, len)) {
@@ -409,14 +409,15 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 				   closest(val, vlen, mode_words,
 					   COUNT(mode_words)));
 	}
-	if (token_is(tok, klen, "report") || token_is(tok, klen, "sweep")) {
+	is_report = token_is(tok, klen, "report");
+	if (is_report || token_is(tok, klen, "sweep")) {
 		if (!parse_bool(val, vlen, &b))
 			return report(errs, source, "not on or off", tok, len);
-		if (*tok == 'r')
+		if (is_report)
 			p->report = b;
 		else
 			p->sweep = b;
-		p->from[*tok == 'r' ? POLICY_FROM_REPORT : POLICY_FROM_SWEEP] =
+		p->from[is_report ? POLICY_FROM_REPORT : POLICY_FROM_SWEEP] =
 			from(p, tok);
 		return 0;
 	}

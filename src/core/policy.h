@@ -218,10 +218,4 @@ static inline uint32_t policy_word(void)
 	return w;
 }
 
-/* Does the policy force close-on-exec on new fds of this class? */
-static inline bool fd_policy_applies(enum fd_class c)
-{
-	return policy_word() & (1u << c);
-}
-
 #endif /* CLOEXEC_POLICY_H */

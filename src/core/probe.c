@@ -251,24 +251,21 @@ static enum cap_state probe_cmsg_cloexec(void)
 	return state;
 }
 
-static const struct {
-	const char *name;
-	enum cap_state (*probe)(void);
-} caps[CAP_COUNT] = {
-	[CAP_BUILTIN] = { "builtin", probe_builtin },
-	[CAP_NEVER] = { "never", probe_never },
-	[CAP_SOCK_FLAGS] = { "SOCK_CLOEXEC", probe_sock_flags },
-	[CAP_ACCEPT4] = { "accept4", probe_accept4 },
-	[CAP_O_CLOEXEC] = { "O_CLOEXEC", probe_o_cloexec },
-	[CAP_F_DUPFD_CLOEXEC] = { "F_DUPFD_CLOEXEC", probe_f_dupfd_cloexec },
-	[CAP_PIPE2] = { "pipe2", probe_pipe2 },
-	[CAP_DUP3] = { "dup3", probe_dup3 },
-	[CAP_EPOLL_CREATE1] = { "epoll_create1", probe_epoll_create1 },
-	[CAP_INOTIFY_INIT1] = { "inotify_init1", probe_inotify_init1 },
-	[CAP_EVENTFD_FLAGS] = { "EFD_CLOEXEC", probe_eventfd_flags },
-	[CAP_SIGNALFD_FLAGS] = { "SFD_CLOEXEC", probe_signalfd_flags },
-	[CAP_TIMERFD_FLAGS] = { "TFD_CLOEXEC", probe_timerfd_flags },
-	[CAP_CMSG_CLOEXEC] = { "MSG_CMSG_CLOEXEC", probe_cmsg_cloexec },
+static enum cap_state (*const probes[CAP_COUNT])(void) = {
+	[CAP_BUILTIN] = probe_builtin,
+	[CAP_NEVER] = probe_never,
+	[CAP_SOCK_FLAGS] = probe_sock_flags,
+	[CAP_ACCEPT4] = probe_accept4,
+	[CAP_O_CLOEXEC] = probe_o_cloexec,
+	[CAP_F_DUPFD_CLOEXEC] = probe_f_dupfd_cloexec,
+	[CAP_PIPE2] = probe_pipe2,
+	[CAP_DUP3] = probe_dup3,
+	[CAP_EPOLL_CREATE1] = probe_epoll_create1,
+	[CAP_INOTIFY_INIT1] = probe_inotify_init1,
+	[CAP_EVENTFD_FLAGS] = probe_eventfd_flags,
+	[CAP_SIGNALFD_FLAGS] = probe_signalfd_flags,
+	[CAP_TIMERFD_FLAGS] = probe_timerfd_flags,
+	[CAP_CMSG_CLOEXEC] = probe_cmsg_cloexec,
 };
 
 enum cap_state cap_probe(enum cap c)
@@ -276,7 +273,7 @@ enum cap_state cap_probe(enum cap c)
 	enum cap_state state;
 
 	forklock_enter(FORKLOCK_CREATE);
-	state = caps[c].probe();
+	state = probes[c]();
 	forklock_exit();
 
 	/* An inconclusive answer (EMFILE, say) is asked again next time. */
@@ -292,20 +289,4 @@ enum cap_state cap_probe(enum cap c)
 bool cap_fallback_seen(void)
 {
 	return atomic_load_explicit(&fallback_seen, memory_order_relaxed);
-}
-
-const char *cap_name(enum cap c)
-{
-	return c < CAP_COUNT ? caps[c].name : "?";
-}
-
-const char *cap_state_name(enum cap_state s)
-{
-	static const char *const names[] = {
-		[CAP_UNKNOWN] = "unknown", [CAP_NATIVE] = "native",
-		[CAP_ABSENT] = "absent",   [CAP_REJECTS] = "rejects",
-		[CAP_IGNORES] = "ignores",
-	};
-
-	return s <= CAP_IGNORES ? names[s] : "?";
 }

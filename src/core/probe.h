@@ -46,9 +46,6 @@ extern _Atomic unsigned char cap_cache[CAP_COUNT]
 
 enum cap_state cap_probe(enum cap c)
 	__attribute__((visibility("hidden"), cold));
-const char *cap_name(enum cap c) __attribute__((visibility("hidden")));
-const char *cap_state_name(enum cap_state s)
-	__attribute__((visibility("hidden")));
 /*
  * The running kernel's version as the "Linux" note of its vDSO states it
  * (LINUX_VERSION_CODE), read from memory; 0 without a vDSO or the note.

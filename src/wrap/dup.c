@@ -4,8 +4,8 @@
  *
  * dup() and F_DUPFD become F_DUPFD_CLOEXEC natively.  dup2/dup3 onto a
  * number the program chose keep dup2's meaning unless the policy enforces
- * the dup2 class, and onto 0, 1 or 2 are never forced: that is how a
- * program hands an fd to a child.  dup2(fd, fd) is passed through, since
+ * the dup2 class, and onto 0, 1 or 2 are never forced (fdreq_mark).
+ * dup2(fd, fd) is passed through, since
  * dup3(fd, fd) would be EINVAL.
  */
 #include "config.h"
@@ -90,7 +90,7 @@ CLOEXEC_EXPORT int dup3(int oldfd, int newfd, int flags)
 {
 	struct fdreq rq;
 
-	switch (fdreq_begin_onto(&rq, &spec_dup3, flags, newfd)) {
+	switch (fdreq_try_begin_onto(&rq, &spec_dup3, flags, newfd)) {
 	case FDREQ_FALLBACK:
 		/* dup2 is atomic: no close-then-dup window for the number. */
 		return fdreq_end(&rq, oldfd == newfd ? fdreq_fail(EINVAL)
@@ -114,8 +114,8 @@ WRAPPER_HELPER int fcntl_dup(const char *call, int (*real)(int, int, ...),
 		cmd == F_DUPFD ? &spec_dup : &spec_dupfd_cloexec;
 	struct fdreq rq;
 
-	switch (fdreq_begin_as(&rq, spec, cmd == F_DUPFD ? 0 : O_CLOEXEC, -1,
-			       call)) {
+	switch (fdreq_try_begin_as(&rq, spec, cmd == F_DUPFD ? 0 : O_CLOEXEC,
+				   -1, call)) {
 	case FDREQ_NATIVE:
 		return fdreq_end(&rq, real(fd, F_DUPFD_CLOEXEC, arg));
 	case FDREQ_FAILED:

@@ -88,7 +88,7 @@ CLOEXEC_EXPORT int epoll_create1(int flags)
 {
 	struct fdreq rq;
 
-	switch (fdreq_begin(&rq, &spec_epoll1, flags, -1)) {
+	switch (fdreq_try_begin(&rq, &spec_epoll1, flags, -1)) {
 	case FDREQ_FALLBACK:
 		return fdreq_end(&rq, REAL(epoll_create)(1));
 	case FDREQ_FAILED:
@@ -111,7 +111,7 @@ CLOEXEC_EXPORT int inotify_init1(int flags)
 {
 	struct fdreq rq;
 
-	switch (fdreq_begin(&rq, &spec_inotify1, flags, -1)) {
+	switch (fdreq_try_begin(&rq, &spec_inotify1, flags, -1)) {
 	case FDREQ_FALLBACK:
 		return fdreq_end(&rq, REAL(inotify_init)());
 	case FDREQ_FAILED:

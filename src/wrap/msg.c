@@ -45,8 +45,7 @@ static int raw_recvmmsg64(int fd, struct mmsghdr *vec, unsigned vlen,
 REAL_SLOT(__recvmmsg64, raw_recvmmsg64);
 #endif
 
-/* Mark the fds a received message carries, as the path requires. */
-void msg_mark_received(struct fdreq *rq, struct msghdr *msg)
+static void mark_message(struct fdreq *rq, struct msghdr *msg)
 {
 	struct cmsghdr *c;
 
@@ -59,12 +58,23 @@ void msg_mark_received(struct fdreq *rq, struct msghdr *msg)
 			continue;
 		for (; p + sizeof(int) <= end; p += sizeof(int)) {
 			memcpy(&fd, p, sizeof(fd));
-			if (fdreq_done_natively(rq, fd))
-				fdtable_note_new(fd, rq->mark);
-			else
-				fdreq_mark(rq, fd);
+			fdreq_mark_received(rq, fd);
 		}
 	}
+}
+
+void msg_mark_received(struct fdreq *rq, struct msghdr *msg,
+		       struct mmsghdr *vec, long n)
+{
+	long i;
+
+	if (n <= 0 || !fdreq_marks_received(rq))
+		return;
+	if (msg)
+		mark_message(rq, msg);
+	else
+		for (i = 0; i < n; i++)
+			mark_message(rq, &vec[i].msg_hdr);
 }
 
 /* A message can only block a caller that allows blocking. */
@@ -88,8 +98,8 @@ WRAPPER_HELPER ssize_t recvmsg_with(const char *call,
 	struct fdreq rq;
 	ssize_t ret;
 
-	if (fdreq_begin_as(&rq, &spec_msg, flags,
-			   retry ? -1 : wait_fd(fd, flags), call) ==
+	if (fdreq_try_begin_as(&rq, &spec_msg, flags,
+			       retry ? -1 : wait_fd(fd, flags), call) ==
 	    FDREQ_FAILED)
 		return -1;
 	if (rq.path == FDREQ_FALLBACK && retry) {
@@ -100,8 +110,7 @@ WRAPPER_HELPER ssize_t recvmsg_with(const char *call,
 	} else {
 		ret = real(fd, msg, fdreq_flags(&rq));
 	}
-	if (ret >= 0 && (rq.path == FDREQ_FALLBACK || rq.force))
-		msg_mark_received(&rq, msg);
+	msg_mark_received(&rq, msg, NULL, ret >= 0);
 	fdreq_done(&rq);
 	return ret;
 }
@@ -120,15 +129,13 @@ WRAPPER_HELPER int recvmmsg_with(const char *call,
 				 struct timespec *timeout)
 {
 	struct fdreq rq;
-	int ret, i;
+	int ret;
 
-	if (fdreq_begin_as(&rq, &spec_msg, flags, wait_fd(fd, flags), call) ==
-	    FDREQ_FAILED)
+	if (fdreq_try_begin_as(&rq, &spec_msg, flags, wait_fd(fd, flags),
+			       call) == FDREQ_FAILED)
 		return -1;
 	ret = real(fd, vec, vlen, fdreq_flags(&rq), timeout);
-	if (rq.path == FDREQ_FALLBACK || rq.force)
-		for (i = 0; i < ret; i++)
-			msg_mark_received(&rq, &vec[i].msg_hdr);
+	msg_mark_received(&rq, NULL, vec, ret);
 	fdreq_done(&rq);
 	return ret;
 }

@@ -40,7 +40,7 @@ CLOEXEC_EXPORT int pipe2(int fds[2], int flags)
 {
 	struct fdreq rq;
 
-	switch (fdreq_begin(&rq, &spec_pipe2, flags, -1)) {
+	switch (fdreq_try_begin(&rq, &spec_pipe2, flags, -1)) {
 	case FDREQ_FALLBACK:
 		return fdreq_end_pair(&rq, REAL(pipe)(fds), fds);
 	case FDREQ_FAILED:

@@ -35,14 +35,15 @@ static __attribute__((unused)) int raw_getpt(void)
 	return raw_posix_openpt(O_RDWR | O_NOCTTY);
 }
 
-static int raw_openpty(int *master, int *slave, char *name,
+static int no_openpty(int *master, int *slave, char *name,
 		       const struct termios *termp,
 		       const struct winsize *winp)
 {
 	return fdreq_fail(ENOSYS);
 }
 
-static int raw_open(const char *path, int flags, ...)
+/* open() here opens a terminal that exists: it never creates, no mode. */
+static int raw_open_existing(const char *path, int flags, ...)
 {
 	return sys_result(sys_openat(AT_FDCWD, path, flags, 0));
 }
@@ -51,8 +52,8 @@ REAL_SLOT(posix_openpt, raw_posix_openpt);
 #if HAVE_GETPT
 REAL_SLOT(getpt, raw_getpt);
 #endif
-REAL_SLOT(openpty, raw_openpty);
-REAL_SLOT(open, raw_open);
+REAL_SLOT(openpty, no_openpty);
+REAL_SLOT(open, raw_open_existing);
 
 CLOEXEC_EXPORT int posix_openpt(int flags)
 {
@@ -199,7 +200,7 @@ CLOEXEC_EXPORT pid_t forkpty(int *amaster, char *name,
  * older version is the same body.
  */
 #define OPENPTY_COMPAT(sym, tag, ver)                                          \
-	REAL_SLOT_VERSION(sym, tag, ver, raw_openpty);                         \
+	REAL_SLOT_VERSION(sym, tag, ver, no_openpty);                         \
 	COMPAT_EXPORT(sym, tag, ver) int sym##_##tag(                          \
 		int *amaster, int *aslave, char *name,                         \
 		const struct termios *termp, const struct winsize *winp)       \

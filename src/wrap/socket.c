@@ -68,7 +68,7 @@ WRAPPER_HELPER int accept_with(const char *call, const struct fd_spec *spec,
 {
 	struct fdreq rq;
 
-	switch (fdreq_begin_as(&rq, spec, flags, fd, call)) {
+	switch (fdreq_try_begin_as(&rq, spec, flags, fd, call)) {
 	case FDREQ_PLAIN:
 		return fdreq_end(&rq, REAL(accept)(fd, sa, len));
 	case FDREQ_NATIVE:

@@ -67,7 +67,11 @@ static int raw_execve(const char *path, char *const argv[], char *const envp[])
 	return sys_result(sys_call(SYS_execve, path, argv, envp, 0, 0));
 }
 
-static int no_execv(const char *path, char *const argv[])
+/*
+ * execv with this process's environment.  Stands in for execvp too, without
+ * its search of PATH: a name with no slash is taken as a path.
+ */
+static int raw_execv(const char *path, char *const argv[])
 {
 	return raw_execve(path, argv, environ);
 }
@@ -96,8 +100,8 @@ REAL_SLOT(vfork, no_fork);
 /* Looked up when first needed: its address is no relocation at start. */
 REAL_SLOT(fork, no_fork);
 REAL_SLOT(execve, raw_execve);
-REAL_SLOT(execv, no_execv);
-REAL_SLOT(execvp, no_execv);
+REAL_SLOT(execv, raw_execv);
+REAL_SLOT(execvp, raw_execv);
 REAL_SLOT(execvpe, no_execvpe);
 REAL_SLOT(fexecve, no_fexecve);
 #if HAVE__FORK

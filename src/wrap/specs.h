@@ -6,8 +6,10 @@
  * and how an old kernel gets them (the kind).  The family wrappers and
  * the syscall() wrapper share these.
  *
- * They are static constants here, not objects elsewhere: where a wrapper's
- * fast path (fdreq_start) reads them, the compiler knows their fields.
+ * They are static constants here, not objects elsewhere, so that the fast
+ * path inlined into each wrapper (fdreq_try_fast) knows its spec at compile
+ * time: its test of the caller's flags and the flag it adds fold into a
+ * few instructions.  The full remap runs out of line, on the slow path.
  */
 #ifndef CLOEXEC_SPECS_H
 #define CLOEXEC_SPECS_H
@@ -32,8 +34,14 @@
 #undef CALL
 
 struct msghdr;
-/* Mark the fds a received message carries (msg.c, for syscall.c too). */
-void msg_mark_received(struct fdreq *rq, struct msghdr *msg)
+struct mmsghdr;
+/*
+ * Mark the fds that received messages carry, where the path owes them
+ * anything: one message (msg, n 1: it came; 0: the call failed), or n of
+ * vec's (msg NULL; n the call's result).  msg.c's, for syscall.c too.
+ */
+void msg_mark_received(struct fdreq *rq, struct msghdr *msg,
+		       struct mmsghdr *vec, long n)
 	__attribute__((visibility("hidden")));
 
 #endif /* CLOEXEC_SPECS_H */

@@ -103,7 +103,11 @@ static int no_mkostemps(char *tmpl, int suffixlen, int flags)
 	return fdreq_fail(ENOSYS);
 }
 
-static int raw_open(const char *path, int flags, ...)
+/*
+ * open() here makes only tmpfile's file, which is its creator's alone:
+ * mode 0600, whatever the call says.
+ */
+static int raw_open_private(const char *path, int flags, ...)
 {
 	return sys_result(sys_openat(AT_FDCWD, path, flags, 0600));
 }
@@ -123,7 +127,7 @@ REAL_SLOT(mkstemps, no_mkstemps);
 REAL_SLOT(mkstemps64, no_mkstemps);
 REAL_SLOT(mkostemps, no_mkostemps);
 REAL_SLOT(mkostemps64, no_mkostemps);
-REAL_SLOT(open, raw_open);
+REAL_SLOT(open, raw_open_private);
 
 /*
  * The mode's modifiers: the characters after the first, up to a ",ccs="
@@ -185,21 +189,19 @@ WRAPPER_HELPER enum fdreq_path stdio_begin(const char *call, struct fdreq *rq,
 {
 	size_t end = mode_modifiers_end(*mode);
 	int flags = buf ? mode_wants_cloexec(*mode, end) : 0;
+	enum fdreq_path path;
 	const char *with_e = NULL;
 
-	fdreq_start_open(rq, spec, flags, AT_FDCWD, file, call,
-			 __builtin_return_address(0));
-	if (rq->path != FDREQ_NATIVE || flags)
-		return rq->path;
+	path = fdreq_begin_open_as(rq, spec, flags, AT_FDCWD, file, call);
+	if (path != FDREQ_NATIVE || flags)
+		return path;
 	if (buf)
 		with_e = mode_with_e(*mode, end, buf);
 	if (with_e) {
 		*mode = with_e;
-		return rq->path;
+		return path;
 	}
-	rq->path = fdreq_fallback(rq, spec, FDREQ_WAIT_LATER);
-	fdreq_fallback_open(rq, AT_FDCWD, file, 0);
-	return rq->path;
+	return fdreq_fall_back_open(rq, spec, file);
 }
 
 static FILE *stdio_end(struct fdreq *rq, FILE *f)

@@ -322,25 +322,27 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 	int flags = r->caller_flags ? (int)a[r->flags_arg] : 0;
 	int wait = -1;
 	const struct fd_spec *spec = &call_specs[r->call];
+	enum fdreq_path path;
 	struct fdreq rq;
 	long ret, nr;
-	int i;
 
 	if (r->may_block && !(r->result >= MSG && (flags & MSG_DONTWAIT)))
 		wait = (int)a[0];
 	if (r->onto)
-		fdreq_begin_onto(&rq, spec, flags, (int)a[1]);
+		path = fdreq_try_begin_onto_for(&rq, spec, flags, (int)a[1],
+						"syscall", caller);
 	else if (r->path == PATH_AT)
-		fdreq_begin_open(&rq, spec, flags, (int)a[0],
-				 (const char *)a[1]);
+		path = fdreq_try_begin_open_for(&rq, spec, flags, (int)a[0],
+						(const char *)a[1],
+						"syscall", caller);
 	else if (r->path == PATH_CWD)
-		fdreq_begin_open(&rq, spec, flags, AT_FDCWD,
-				 (const char *)a[0]);
+		path = fdreq_try_begin_open_for(&rq, spec, flags, AT_FDCWD,
+						(const char *)a[0],
+						"syscall", caller);
 	else
-		fdreq_begin(&rq, spec, flags, wait);
-	rq.call = "syscall";
-	rq.caller = caller;
-	switch (rq.path) {
+		path = fdreq_try_begin_for(&rq, spec, flags, wait,
+					   "syscall", caller);
+	switch (path) {
 	case FDREQ_FAILED:
 		return -1;
 	case FDREQ_PLAIN:
@@ -363,14 +365,13 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 	case PAIR:
 		return fdreq_end_pair(&rq, (int)ret, (int *)a[r->out_arg]);
 	case MSG:
+		msg_mark_received(&rq, (struct msghdr *)a[r->out_arg], NULL,
+				  ret >= 0);
+		fdreq_done(&rq);
+		return ret;
 	case MMSG:
-		for (i = 0; ret >= 0 && i < (r->result == MSG ? 1 : ret); i++)
-			if (rq.path == FDREQ_FALLBACK || rq.force)
-				msg_mark_received(
-					&rq, r->result == MSG
-						     ? (struct msghdr *)a[r->out_arg]
-						     : &((struct mmsghdr *)a[r->out_arg])
-								[i].msg_hdr);
+		msg_mark_received(&rq, NULL, (struct mmsghdr *)a[r->out_arg],
+				  ret);
 		fdreq_done(&rq);
 		return ret;
 	default:
@@ -396,8 +397,8 @@ static long translate_fcntl(long nr, long a[6])
 
 	if (!dupfd && a[1] != F_DUPFD_CLOEXEC)
 		return call(nr, a);
-	switch (fdreq_begin(&rq, dupfd ? &spec_dup : &spec_dupfd_cloexec,
-			    dupfd ? 0 : O_CLOEXEC, -1)) {
+	switch (fdreq_try_begin(&rq, dupfd ? &spec_dup : &spec_dupfd_cloexec,
+				dupfd ? 0 : O_CLOEXEC, -1)) {
 	case FDREQ_NATIVE:
 		a[1] = F_DUPFD_CLOEXEC;
 		break;
@@ -423,8 +424,8 @@ static long translate_epoll(long nr, long a[6])
 
 	if (plain && (int)a[0] <= 0)
 		return call(nr, a);
-	switch (fdreq_begin(&rq, plain ? &spec_epoll : &spec_epoll1,
-			    plain ? 0 : (int)a[0], -1)) {
+	switch (fdreq_try_begin(&rq, plain ? &spec_epoll : &spec_epoll1,
+				plain ? 0 : (int)a[0], -1)) {
 	case FDREQ_PLAIN:
 		return fdreq_end(&rq, (int)call(nr, a));
 	case FDREQ_NATIVE:
