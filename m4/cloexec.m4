@@ -128,6 +128,10 @@ dnl Run after the libraries are found: a symbol of -ldl or -lutil counts.
 AC_DEFUN([CLOEXEC_ENTRY_POINTS], [
 	AC_CHECK_FUNCS([__open_2 __open64_2 __openat_2 __openat64_2 \
 		fcntl64 getpt])
+	dnl glibc's exported internal names (musl has none), and the mount
+	dnl API's calls (glibc 2.36, not musl 1.2.3).
+	AC_CHECK_FUNCS([__open __open64 __dup2 __fcntl __pipe \
+		open_tree fsopen fsmount])
 	cloexec_rows=`sed -n 's/^ENTRY(\([[A-Za-z_0-9]]*\),.*/\1/p' \
 		"$srcdir/src/entrypoints.def"`
 	AS_IF([test -z "$cloexec_rows"],

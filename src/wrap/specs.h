@@ -74,6 +74,17 @@ static const struct fd_spec spec_userfaultfd =
 	WITH_FLAGS(flags_pipe, FD_CLASS_EVENT, CAP_BUILTIN);
 static const struct fd_spec spec_perf =
 	WITH_FLAGS(flags_perf, FD_CLASS_EVENT, CAP_BUILTIN);
+/*
+ * The mount API (Linux 5.2): each call came with its flag.  open_tree and
+ * fsmount give a path or a mount, as an O_PATH open does; fsopen a
+ * filesystem's configuration context, an anonymous kernel object.
+ */
+static const struct fd_spec spec_open_tree =
+	WITH_FLAGS(flags_open, FD_CLASS_FILE, CAP_BUILTIN);
+static const struct fd_spec spec_fsopen =
+	WITH_FLAGS(flags_mount, FD_CLASS_EVENT, CAP_BUILTIN);
+static const struct fd_spec spec_fsmount =
+	WITH_FLAGS(flags_mount, FD_CLASS_FILE, CAP_BUILTIN);
 static const struct fd_spec spec_pty = {
 	.family = &flags_open, .cls = FD_CLASS_PTY, .cap = CAP_O_CLOEXEC
 };

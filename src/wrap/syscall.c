@@ -70,11 +70,14 @@ enum rule_spec {
 	RULE_SPEC_EPOLL1,
 	RULE_SPEC_EVENTFD,
 	RULE_SPEC_FANOTIFY,
+	RULE_SPEC_FSMOUNT,
+	RULE_SPEC_FSOPEN,
 	RULE_SPEC_INOTIFY,
 	RULE_SPEC_INOTIFY1,
 	RULE_SPEC_MEMFD,
 	RULE_SPEC_MSG,
 	RULE_SPEC_OPEN,
+	RULE_SPEC_OPEN_TREE,
 	RULE_SPEC_PERF,
 	RULE_SPEC_PIPE,
 	RULE_SPEC_PIPE2,
@@ -92,11 +95,14 @@ static const struct fd_spec *const rule_specs[] = {
 	[RULE_SPEC_EPOLL1] = &spec_epoll1,
 	[RULE_SPEC_EVENTFD] = &spec_eventfd,
 	[RULE_SPEC_FANOTIFY] = &spec_fanotify,
+	[RULE_SPEC_FSMOUNT] = &spec_fsmount,
+	[RULE_SPEC_FSOPEN] = &spec_fsopen,
 	[RULE_SPEC_INOTIFY] = &spec_inotify,
 	[RULE_SPEC_INOTIFY1] = &spec_inotify1,
 	[RULE_SPEC_MEMFD] = &spec_memfd,
 	[RULE_SPEC_MSG] = &spec_msg,
 	[RULE_SPEC_OPEN] = &spec_open,
+	[RULE_SPEC_OPEN_TREE] = &spec_open_tree,
 	[RULE_SPEC_PERF] = &spec_perf,
 	[RULE_SPEC_PIPE] = &spec_pipe,
 	[RULE_SPEC_PIPE2] = &spec_pipe2,
@@ -181,6 +187,15 @@ static const struct sys_rule {
 	  FD, false, RULE_SPEC_USERFAULTFD },
 	{ SYS_perf_event_open, SYS_perf_event_open, SYS_perf_event_open, 4,
 	  true, -1, -1, FD, false, RULE_SPEC_PERF },
+#ifdef SYS_open_tree
+	/* The mount API (5.2), whose flags came with the calls. */
+	{ SYS_open_tree, SYS_open_tree, SYS_open_tree, 2, true, -1, -1, FD,
+	  false, RULE_SPEC_OPEN_TREE },
+	{ SYS_fsopen, SYS_fsopen, SYS_fsopen, 1, true, -1, -1, FD, false,
+	  RULE_SPEC_FSOPEN },
+	{ SYS_fsmount, SYS_fsmount, SYS_fsmount, 1, true, -1, -1, FD, false,
+	  RULE_SPEC_FSMOUNT },
+#endif
 #ifdef SYS_dup2
 	{ SYS_dup2, SYS_dup3, SYS_dup2, 2, false, -1, 1, FD, false,
 	  RULE_SPEC_DUP2 },
@@ -291,7 +306,7 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 		fdreq_begin_onto(&rq, spec, flags, (int)a[r->target_arg]);
 	else if (via_socketcall)
 		fdreq_begin(&rq, spec, flags, wait);
-	else if (r->nr == SYS_openat)
+	else if (r->nr == SYS_openat || r->spec == RULE_SPEC_OPEN_TREE)
 		fdreq_begin_open(&rq, spec, flags, (int)a[0],
 				 (const char *)a[1]);
 #ifdef SYS_open
