@@ -42,6 +42,7 @@ src_libwrap_la_SOURCES = \
 	src/wrap/event.c \
 	src/wrap/fdflags.c \
 	src/wrap/file.c \
+	src/wrap/mount.c \
 	src/wrap/msg.c \
 	src/wrap/pipe.c \
 	src/wrap/pty.c \

@@ -76,6 +76,13 @@ static inline const char *secure_env(const char *name)
 #ifndef PERF_FLAG_FD_CLOEXEC
 #define PERF_FLAG_FD_CLOEXEC 8ul
 #endif
+/* Spelled as the kernel's uapi does: glibc's <sys/mount.h> may follow. */
+#ifndef FSOPEN_CLOEXEC
+#define FSOPEN_CLOEXEC 0x00000001
+#endif
+#ifndef FSMOUNT_CLOEXEC
+#define FSMOUNT_CLOEXEC 0x00000001
+#endif
 
 /* musl's own headers have no <linux/...>: the kernel headers may be absent. */
 #ifndef FUTEX_WAIT_PRIVATE

@@ -109,5 +109,7 @@ FLAG_FAMILY(flags_fanotify, { FAN_CLOEXEC, FDP_CLOEXEC },
 	    { FAN_NONBLOCK, FDP_NONBLOCK });
 FLAG_FAMILY(flags_msg, { MSG_CMSG_CLOEXEC, FDP_CLOEXEC });
 FLAG_FAMILY(flags_perf, { PERF_FLAG_FD_CLOEXEC, FDP_CLOEXEC });
+/* fsopen and fsmount: bit 0 as well (FSMOUNT_CLOEXEC is the same bit). */
+FLAG_FAMILY(flags_mount, { FSOPEN_CLOEXEC, FDP_CLOEXEC });
 
 #endif /* CLOEXEC_FLAGS_H */

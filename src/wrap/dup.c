@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * dup, dup2, dup3, and fcntl/fcntl64 with F_DUPFD and F_DUPFD_CLOEXEC.
+ * dup, dup2, dup3, and fcntl/fcntl64 with F_DUPFD and F_DUPFD_CLOEXEC;
+ * glibc's exported __dup2 and __fcntl too.
  *
  * dup() and F_DUPFD become F_DUPFD_CLOEXEC natively.  dup2/dup3 onto a
  * number the program chose keep dup2's meaning unless the policy enforces
@@ -48,10 +49,20 @@ static int raw_dup2(int oldfd, int newfd)
 	return raw_dup3(oldfd, newfd, 0);
 }
 
+/* Exported by glibc, declared by no header. */
+int __dup2(int oldfd, int newfd);
+int __fcntl(int fd, int cmd, ...);
+
 REAL_SLOT(dup, raw_dup);
 REAL_SLOT(dup2, raw_dup2);
 REAL_SLOT(dup3, raw_dup3);
 REAL_SLOT(fcntl, raw_fcntl);
+#if HAVE___DUP2
+REAL_SLOT(__dup2, raw_dup2);
+#endif
+#if HAVE___FCNTL
+REAL_SLOT(__fcntl, raw_fcntl);
+#endif
 #if HAVE_FCNTL64
 REAL_SLOT(fcntl64, raw_fcntl);
 #endif
@@ -74,17 +85,34 @@ CLOEXEC_EXPORT int dup(int fd)
 	return fdreq_end(&rq, REAL(dup)(fd));
 }
 
-CLOEXEC_EXPORT int dup2(int oldfd, int newfd)
+/* One body for dup2 and __dup2; call is the name, for the audit. */
+WRAPPER_HELPER int dup2_with(const char *call, int (*real)(int, int),
+			     int oldfd, int newfd)
 {
 	struct fdreq rq;
 
 	if (oldfd == newfd)
-		return REAL(dup2)(oldfd, newfd);
-	if (fdreq_begin_onto(&rq, &spec_dup2, 0, newfd) == FDREQ_NATIVE)
+		return real(oldfd, newfd);
+	if (fdreq_start(&rq, &spec_dup2, 0, -1, fdreq_may_force_onto(newfd),
+			true, call, __builtin_return_address(0)) ==
+	    FDREQ_NATIVE)
 		return fdreq_end(&rq,
 				 REAL(dup3)(oldfd, newfd, fdreq_flags(&rq)));
-	return fdreq_end(&rq, REAL(dup2)(oldfd, newfd));
+	return fdreq_end(&rq, real(oldfd, newfd));
 }
+
+CLOEXEC_EXPORT int dup2(int oldfd, int newfd)
+{
+	return dup2_with(__func__, REAL(dup2), oldfd, newfd);
+}
+
+/* glibc's own name of dup2, which some programs bind. */
+#if HAVE___DUP2
+CLOEXEC_EXPORT int __dup2(int oldfd, int newfd)
+{
+	return dup2_with(__func__, REAL(__dup2), oldfd, newfd);
+}
+#endif
 
 CLOEXEC_EXPORT int dup3(int oldfd, int newfd, int flags)
 {
@@ -159,6 +187,24 @@ CLOEXEC_EXPORT int fcntl(int fd, int cmd, ...)
 	va_end(ap);
 	return fcntl_with(__func__, REAL(fcntl), fd, cmd, arg);
 }
+
+/*
+ * glibc's own name of fcntl, which some programs bind: on 32-bit systems
+ * its locks are fcntl's struct flock, not fcntl64's flock64, so it goes to
+ * its own real function.
+ */
+#if HAVE___FCNTL
+CLOEXEC_EXPORT int __fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return fcntl_with(__func__, REAL(__fcntl), fd, cmd, arg);
+}
+#endif
 
 /* fcntl64@GLIBC_2.28: what programs built with _FILE_OFFSET_BITS=64 call. */
 #if HAVE_FCNTL64

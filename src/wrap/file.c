@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Files: open, openat, creat and their 64-bit and _FORTIFY_SOURCE names,
- * and open_by_handle_at.
+ * glibc's exported __open and __open64, and open_by_handle_at.
  *
  * glibc reaches the same kernel call under several names depending on the
  * build flags of the program, and its own functions call internal aliases,
@@ -75,8 +75,18 @@ static int raw_open_by_handle_at(int mount_fd, struct file_handle *handle,
 				   flags, 0, 0));
 }
 
+/* Exported by glibc, declared by no header. */
+int __open(const char *path, int flags, ...);
+int __open64(const char *path, int flags, ...);
+
 REAL_SLOT(open, raw_open);
 REAL_SLOT(open64, raw_open);
+#if HAVE___OPEN
+REAL_SLOT(__open, raw_open);
+#endif
+#if HAVE___OPEN64
+REAL_SLOT(__open64, raw_open);
+#endif
 REAL_SLOT(openat, raw_openat);
 REAL_SLOT(openat64, raw_openat);
 #if HAVE___OPEN_2
@@ -95,9 +105,14 @@ REAL_SLOT(creat, raw_creat);
 REAL_SLOT(creat64, raw_creat);
 REAL_SLOT(open_by_handle_at, raw_open_by_handle_at);
 
+/*
+ * One body for every name of open; call is the name, for the audit, and
+ * real the same name's function, whose own meaning (open64's
+ * O_LARGEFILE on 32-bit systems) the flags pass through.
+ */
 WRAPPER_HELPER int open_with(const char *call,
-			      int (*real)(const char *, int, ...),
-			      const char *path, int flags, mode_t mode)
+			     int (*real)(const char *, int, ...),
+			     const char *path, int flags, mode_t mode)
 {
 	struct fdreq rq;
 
@@ -139,6 +154,27 @@ COMPAT_open(OPEN_COMPAT)
 #endif
 #ifdef COMPAT_open64
 COMPAT_open64(OPEN_COMPAT)
+#endif
+
+/* glibc's own names of open and open64, which some programs bind. */
+#if HAVE___OPEN
+CLOEXEC_EXPORT int __open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	OPEN_MODE(flags, mode);
+	return open_with(__func__, REAL(__open), path, flags, mode);
+}
+#endif
+
+#if HAVE___OPEN64
+CLOEXEC_EXPORT int __open64(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	OPEN_MODE(flags, mode);
+	return open_with(__func__, REAL(__open64), path, flags, mode);
+}
 #endif
 
 CLOEXEC_EXPORT int openat(int dirfd, const char *path, int flags, ...)

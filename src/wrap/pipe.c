@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Pipes: pipe and pipe2 (O_CLOEXEC, O_NONBLOCK and O_DIRECT; seeds 008 and
- * 010).  pipe() becomes pipe2() natively; pipe2() falls back to pipe(),
- * with its flags set afterwards and bits it cannot emulate refused.
+ * 010), and glibc's exported __pipe.  pipe() becomes pipe2() natively;
+ * pipe2() falls back to pipe(), with its flags set afterwards and bits it
+ * cannot emulate refused.
  */
 #include "config.h"
 
@@ -23,18 +24,39 @@ static int raw_pipe(int fds[2])
 	return raw_pipe2(fds, 0);
 }
 
+/* Exported by glibc, declared by no header. */
+int __pipe(int fds[2]);
+
 REAL_SLOT(pipe, raw_pipe);
 REAL_SLOT(pipe2, raw_pipe2);
+#if HAVE___PIPE
+REAL_SLOT(__pipe, raw_pipe);
+#endif
 
-CLOEXEC_EXPORT int pipe(int fds[2])
+/* One body for pipe and __pipe; call is the name, for the audit. */
+WRAPPER_HELPER int pipe_with(const char *call, int (*real)(int[2]),
+			     int fds[2])
 {
 	struct fdreq rq;
 
-	if (fdreq_begin(&rq, &spec_pipe, 0, -1) == FDREQ_NATIVE)
+	if (fdreq_begin_as(&rq, &spec_pipe, 0, -1, call) == FDREQ_NATIVE)
 		return fdreq_end_pair(&rq, REAL(pipe2)(fds, fdreq_flags(&rq)),
 				      fds);
-	return fdreq_end_pair(&rq, REAL(pipe)(fds), fds);
+	return fdreq_end_pair(&rq, real(fds), fds);
 }
+
+CLOEXEC_EXPORT int pipe(int fds[2])
+{
+	return pipe_with(__func__, REAL(pipe), fds);
+}
+
+/* glibc's own name of pipe, which some programs bind. */
+#if HAVE___PIPE
+CLOEXEC_EXPORT int __pipe(int fds[2])
+{
+	return pipe_with(__func__, REAL(__pipe), fds);
+}
+#endif
 
 CLOEXEC_EXPORT int pipe2(int fds[2], int flags)
 {

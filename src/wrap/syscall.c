@@ -195,6 +195,15 @@ static const struct sys_rule {
 	  .call = CALL_ID_userfaultfd },
 	{ SAME_NR(SYS_perf_event_open), .flags_arg = 4, .caller_flags = true,
 	  .call = CALL_ID_perf },
+#ifdef SYS_open_tree
+	/* The mount API (5.2), whose flags came with the calls. */
+	{ SAME_NR(SYS_open_tree), .flags_arg = 2, .caller_flags = true,
+	  .path = PATH_AT, .call = CALL_ID_open_tree },
+	{ SAME_NR(SYS_fsopen), .flags_arg = 1, .caller_flags = true,
+	  .call = CALL_ID_fsopen },
+	{ SAME_NR(SYS_fsmount), .flags_arg = 1, .caller_flags = true,
+	  .call = CALL_ID_fsmount },
+#endif
 	{ SAME_NR(SYS_dup), .how = BY_DUP, .call = CALL_ID_dup },
 #ifdef SYS_dup2
 	{ .nr = SYS_dup2, .native_nr = SYS_dup3, .fallback_nr = SYS_dup2,

@@ -28,6 +28,7 @@
 #include <sys/ioctl.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -43,6 +44,27 @@ int __open_2(const char *path, int flags);
 int __open64_2(const char *path, int flags);
 int __openat_2(int dirfd, const char *path, int flags);
 int __openat64_2(int dirfd, const char *path, int flags);
+/* glibc's exported names of open, open64, pipe, dup2 and fcntl. */
+int __open(const char *path, int flags, ...);
+int __open64(const char *path, int flags, ...);
+int __pipe(int fds[2]);
+int __dup2(int oldfd, int newfd);
+int __fcntl(int fd, int cmd, ...);
+
+/* The mount API (Linux 5.2), where the C library's headers lack it. */
+#ifndef FSOPEN_CLOEXEC
+#define FSOPEN_CLOEXEC 0x00000001
+#endif
+#ifndef FSMOUNT_CLOEXEC
+#define FSMOUNT_CLOEXEC 0x00000001
+#endif
+#ifndef OPEN_TREE_CLOEXEC
+#define OPEN_TREE_CLOEXEC O_CLOEXEC
+#endif
+#ifndef FSCONFIG_CMD_CREATE
+#define FSCONFIG_CMD_CREATE 6
+#endif
+#define LIBC_MOUNT_API (HAVE_OPEN_TREE && HAVE_FSOPEN && HAVE_FSMOUNT)
 
 #define SKIP (-2)
 
@@ -248,6 +270,18 @@ static int mk_creat64(int f[2])
 {
 	return one(creat64(path("creat64"), 0600), f);
 }
+#if HAVE___OPEN
+static int mk___open(int f[2])
+{
+	return one(__open("/dev/null", O_RDONLY), f);
+}
+#endif
+#if HAVE___OPEN64
+static int mk___open64(int f[2])
+{
+	return one(__open64("/dev/null", O_RDONLY), f);
+}
+#endif
 static int mk_open_by_handle_at(int f[2])
 {
 	struct file_handle *h;
@@ -348,6 +382,12 @@ static int mk_pipe2(int f[2])
 {
 	return pipe2(f, 0) ? -1 : 2;
 }
+#if HAVE___PIPE
+static int mk___pipe(int f[2])
+{
+	return __pipe(f) ? -1 : 2;
+}
+#endif
 static int mk_dup(int f[2])
 {
 	return one(dup(0), f);
@@ -368,6 +408,18 @@ static int mk_fcntl64(int f[2])
 {
 	return one(fcntl64(0, F_DUPFD, 10), f);
 }
+#if HAVE___DUP2
+static int mk___dup2(int f[2])
+{
+	return one(__dup2(0, 106), f);
+}
+#endif
+#if HAVE___FCNTL
+static int mk___fcntl(int f[2])
+{
+	return one(__fcntl(0, F_DUPFD, 10), f);
+}
+#endif
 static int mk_epoll_create(int f[2])
 {
 	return one(epoll_create(1), f);
@@ -521,6 +573,105 @@ static int mk_rcmd_af(int f[2])
 							AF_INET)),
 				  f));
 }
+
+#ifdef SYS_open_tree
+/*
+ * The mount API, through libc or syscall().  fsconfig is not an fd
+ * creator: always the system call.
+ */
+static long mount_open_tree(enum via via, int dirfd, const char *p,
+			    unsigned flags)
+{
+#if LIBC_MOUNT_API
+	if (via == LIBC)
+		return open_tree(dirfd, p, flags);
+#endif
+	return syscall(SYS_open_tree, dirfd, p, flags);
+}
+
+static long mount_fsopen(enum via via, const char *fs, unsigned flags)
+{
+#if LIBC_MOUNT_API
+	if (via == LIBC)
+		return fsopen(fs, flags);
+#endif
+	return syscall(SYS_fsopen, fs, flags);
+}
+
+static long mount_fsmount(enum via via, int ctx, unsigned flags)
+{
+#if LIBC_MOUNT_API
+	if (via == LIBC)
+		return fsmount(ctx, flags, 0);
+#endif
+	return syscall(SYS_fsmount, ctx, flags, 0);
+}
+
+/* A tmpfs ready to mount (its context made close-on-exec), or -1. */
+static int tmpfs_context(enum via via)
+{
+	int ctx = (int)mount_fsopen(via, "tmpfs", FSOPEN_CLOEXEC);
+
+	if (ctx >= 0 && syscall(SYS_fsconfig, ctx, FSCONFIG_CMD_CREATE, NULL,
+				NULL, 0)) {
+		close(ctx);
+		return -1;
+	}
+	return ctx;
+}
+
+/* A detached tmpfs mount: what fsmount gives. */
+static int via_fsmount(enum via via, unsigned flags, int f[2])
+{
+	int ctx = tmpfs_context(via), n;
+
+	/* On the emulated old kernel, fsmount's ENOSYS is the answer. */
+	if (ctx < 0 && errno != ENOSYS)
+		return skip_if_denied(ctx);
+	n = skip_if_denied(one((int)mount_fsmount(via, ctx, flags), f));
+	if (ctx >= 0)
+		close(ctx);
+	return n;
+}
+
+static int via_open_tree(enum via via, unsigned flags, int f[2])
+{
+	path("tree");
+	return one((int)mount_open_tree(via, AT_FDCWD, dir, flags), f);
+}
+
+static int via_fsopen(enum via via, unsigned flags, int f[2])
+{
+	return skip_if_denied(one((int)mount_fsopen(via, "tmpfs", flags), f));
+}
+
+#if LIBC_MOUNT_API
+static int mk_open_tree(int f[2])
+{
+	return via_open_tree(LIBC, 0, f);
+}
+static int mk_fsopen(int f[2])
+{
+	return via_fsopen(LIBC, 0, f);
+}
+static int mk_fsmount(int f[2])
+{
+	return via_fsmount(LIBC, 0, f);
+}
+#endif
+static int sys_open_tree(int f[2])
+{
+	return via_open_tree(SYSCALL, 0, f);
+}
+static int sys_fsopen(int f[2])
+{
+	return via_fsopen(SYSCALL, 0, f);
+}
+static int sys_fsmount(int f[2])
+{
+	return via_fsmount(SYSCALL, 0, f);
+}
+#endif
 
 /* --- the same numbers through syscall() --- */
 
@@ -752,41 +903,72 @@ static const struct maker {
 	bool not_forced;
 	/* libc itself leaves errno changed on success (rresvport). */
 	bool clobbers_errno;
+	/* A call after 2008's: the emulated old kernel says ENOSYS. */
+	bool enosys_on_old;
 } plain[] = {
-#define M(fn) { #fn, mk_##fn, false, false }
-#define S(fn) { "syscall " #fn, sys_##fn, false, false }
+#define M(fn) { #fn, mk_##fn, false, false, false }
+#define S(fn) { "syscall " #fn, sys_##fn, false, false, false }
 	M(socket), M(socketpair), M(accept), M(accept4), M(open), M(open64),
-	M(openat), M(openat64), { "__open_2", mk_open_2, false, false },
-	{ "__open64_2", mk_open64_2, false, false },
-	{ "__openat_2", mk_openat_2, false, false },
-	{ "__openat64_2", mk_openat64_2, false, false }, M(creat), M(creat64),
+	M(openat), M(openat64), { "__open_2", mk_open_2, false, false, false },
+	{ "__open64_2", mk_open64_2, false, false, false },
+	{ "__openat_2", mk_openat_2, false, false, false },
+	{ "__openat64_2", mk_openat64_2, false, false, false }, M(creat),
+	M(creat64),
 	M(open_by_handle_at), M(fopen), M(fopen_long_mode),
 	M(fopen_ccs), M(fopen64), M(freopen), M(freopen64),
-	{ "popen", mk_popen, false, false }, M(tmpfile), M(tmpfile64),
+	{ "popen", mk_popen, false, false, false }, M(tmpfile), M(tmpfile64),
 	M(mkstemp), M(mkstemp64), M(mkstemps), M(mkstemps64), M(mkostemp),
 	M(mkostemp64), M(mkostemps), M(mkostemps64), M(pipe), M(pipe2), M(dup),
-	{ "dup2", mk_dup2, true, false }, { "dup3", mk_dup3, true, false },
+	{ "dup2", mk_dup2, true, false, false },
+	{ "dup3", mk_dup3, true, false, false },
 	M(fcntl), M(fcntl64), M(epoll_create), M(epoll_create1),
 	M(inotify_init), M(inotify_init1), M(eventfd), M(signalfd),
 	M(timerfd_create), M(memfd_create), M(fanotify_init), M(posix_openpt),
 	M(getpt),
 	M(openpty), M(forkpty), M(recvmsg), M(recvmmsg),
-	{ "rresvport", mk_rresvport, false, true },
-	{ "rresvport_af", mk_rresvport_af, false, true },
-	{ "rexec", mk_rexec, false, true },
-	{ "rexec_af", mk_rexec_af, false, true },
-	{ "rcmd", mk_rcmd, false, true },
-	{ "rcmd_af", mk_rcmd_af, false, true },
+	{ "rresvport", mk_rresvport, false, true, false },
+	{ "rresvport_af", mk_rresvport_af, false, true, false },
+	{ "rexec", mk_rexec, false, true, false },
+	{ "rexec_af", mk_rexec_af, false, true, false },
+	{ "rcmd", mk_rcmd, false, true, false },
+	{ "rcmd_af", mk_rcmd_af, false, true, false },
+#if HAVE___OPEN
+	{ "__open", mk___open, false, false, false },
+#endif
+#if HAVE___OPEN64
+	{ "__open64", mk___open64, false, false, false },
+#endif
+#if HAVE___PIPE
+	{ "__pipe", mk___pipe, false, false, false },
+#endif
+#if HAVE___DUP2
+	{ "__dup2", mk___dup2, true, false, false },
+#endif
+#if HAVE___FCNTL
+	{ "__fcntl", mk___fcntl, false, false, false },
+#endif
+#if LIBC_MOUNT_API
+	{ "open_tree", mk_open_tree, false, false, true },
+	{ "fsopen", mk_fsopen, false, false, true },
+	{ "fsmount", mk_fsmount, false, false, true },
+#endif
+#ifdef SYS_open_tree
+	{ "syscall open_tree", sys_open_tree, false, false, true },
+	{ "syscall fsopen", sys_fsopen, false, false, true },
+	{ "syscall fsmount", sys_fsmount, false, false, true },
+#endif
 	S(socket), S(socketpair),
 #ifdef SYS_accept
 	S(accept),
 #endif
 	S(accept4), S(openat), S(openat2), S(pipe2), S(dup),
-	{ "syscall dup3", sys_dup3, true, false }, S(fcntl), S(epoll_create1),
-	S(inotify_init1), S(eventfd2), S(signalfd4), S(timerfd_create), S(memfd_create),
+	{ "syscall dup3", sys_dup3, true, false, false }, S(fcntl),
+	S(epoll_create1), S(inotify_init1), S(eventfd2), S(signalfd4),
+	S(timerfd_create), S(memfd_create),
 #ifdef SYS_open
 	/* The calls that newer architectures (aarch64) never had. */
-	S(open), S(creat), S(pipe), { "syscall dup2", sys_dup2, true, false },
+	S(open), S(creat), S(pipe),
+	{ "syscall dup2", sys_dup2, true, false, false },
 	S(epoll_create), S(inotify_init), S(eventfd), S(signalfd),
 #endif
 	S(fanotify_init), S(userfaultfd), S(perf_event_open),
@@ -799,7 +981,7 @@ static const struct maker {
 	S(recvmmsg_time64),
 #endif
 #ifdef SYS_socketcall
-#define SC(fn) { "socketcall " #fn, sc_##fn, false, false }
+#define SC(fn) { "socketcall " #fn, sc_##fn, false, false, false }
 	SC(socket), SC(socketpair), SC(accept), SC(accept4), SC(recvmsg),
 	SC(recvmmsg),
 #undef SC
@@ -819,6 +1001,12 @@ static int make_keeping_errno(const struct maker *m, int fds[2])
 	n = m->make(fds);
 	if (n == SKIP)
 		return n;
+	if (m->enosys_on_old && tl_oldkernel()) {
+		ck_assert_msg(n == -1 && errno == ENOSYS,
+			      "%s on the old kernel: %d, errno %s", m->name, n,
+			      strerror(errno));
+		return SKIP;
+	}
 	ck_assert_msg(n > 0, "%s failed: %s", m->name, strerror(errno));
 	ck_assert_msg(errno == 4242 || m->clobbers_errno,
 		      "%s changed errno to %d", m->name, errno);
@@ -1154,6 +1342,24 @@ START_TEST(errors_match_libc)
 	tl_errno_is(memfd_create("x", 0x1000), EINVAL);
 	tl_errno_is(recvmsg(-1, bad_address(), 0), EBADF);
 	tl_errno_is(recvmsg(fd, bad_address(), 0), ENOTSOCK);
+#if HAVE___OPEN
+	tl_errno_is(__open("/nonexistent/x", O_RDONLY), ENOENT);
+#endif
+#if HAVE___OPEN64
+	tl_errno_is(__open64("/nonexistent/x", O_RDONLY), ENOENT);
+#endif
+#if HAVE___PIPE
+	tl_errno_is(__pipe(bad_address()), EFAULT);
+#endif
+#if HAVE___DUP2
+	tl_errno_is(__dup2(-1, 50), EBADF);
+	tl_errno_is(__dup2(fd, -1), EBADF);
+	tl_errno_is(__dup2(12345, 12345), EBADF);
+#endif
+#if HAVE___FCNTL
+	tl_errno_is(__fcntl(-1, F_DUPFD, 0), EBADF);
+	tl_errno_is(__fcntl(fd, F_DUPFD, -1), EINVAL);
+#endif
 	tl_errno_is(syscall(99999), ENOSYS);
 	tl_errno_is(syscall(SYS_socket, 12345, SOCK_STREAM, 0), EAFNOSUPPORT);
 	tl_errno_is(syscall(SYS_dup, -1), EBADF);
@@ -1172,6 +1378,81 @@ START_TEST(errors_match_libc)
 	tl_errno_is(syscall(SYS_pipe2, fds, 0x1234), EINVAL);
 }
 END_TEST
+
+#ifdef SYS_open_tree
+/*
+ * The mount API answers as libc does, through libc and syscall(): on the
+ * emulated old kernel ENOSYS, whatever the arguments, with the library
+ * too (it has no fallback to offer); here, each bad argument its error,
+ * and an explicit close-on-exec flag kept.  fsopen and fsmount check
+ * privilege first: without it, EPERM is libc's answer.
+ */
+static void mount_api_answers(enum via via)
+{
+	int null = open("/dev/null", O_RDONLY), ctx, fd, priv;
+	unsigned unknown = 1u << 30;
+
+	errno = 4242;
+	ctx = tmpfs_context(via);
+	if (tl_oldkernel()) {
+		ck_assert_int_eq(ctx, -1);
+		ck_assert_int_eq(errno, ENOSYS);
+		tl_errno_is(mount_open_tree(via, AT_FDCWD, "/", 0), ENOSYS);
+		tl_errno_is(mount_open_tree(via, AT_FDCWD, "/",
+					    OPEN_TREE_CLOEXEC),
+			    ENOSYS);
+		tl_errno_is(mount_open_tree(via, -1, "x", unknown), ENOSYS);
+		tl_errno_is(mount_fsopen(via, "tmpfs", 0), ENOSYS);
+		tl_errno_is(mount_fsopen(via, "tmpfs", unknown), ENOSYS);
+		tl_errno_is(mount_fsmount(via, null, FSMOUNT_CLOEXEC), ENOSYS);
+		tl_errno_is(mount_fsmount(via, -1, 0), ENOSYS);
+		return;
+	}
+	priv = ctx < 0 && (errno == EPERM || errno == EACCES) ? errno : 0;
+	ck_assert_msg(ctx >= 0 || priv, "fsopen: %s", strerror(errno));
+	if (ctx >= 0)
+		ck_assert_int_eq(errno, 4242);
+
+	tl_errno_is(mount_open_tree(via, -1, "relative", 0), EBADF);
+	tl_errno_is(mount_open_tree(via, AT_FDCWD, "/nonexistent/x", 0),
+		    ENOENT);
+	tl_errno_is(mount_open_tree(via, AT_FDCWD, "/", unknown), EINVAL);
+	tl_errno_is(mount_open_tree(via, AT_FDCWD, "/", OPEN_TREE_CLOEXEC |
+							     unknown),
+		    EINVAL);
+	errno = 4242;
+	fd = (int)mount_open_tree(via, AT_FDCWD, "/", OPEN_TREE_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(errno, 4242);
+	ck_assert(tl_cloexec(fd));
+	close(fd);
+
+	tl_errno_is(mount_fsopen(via, "tmpfs", unknown), priv ? priv : EINVAL);
+	tl_errno_is(mount_fsopen(via, "no-such-fs", 0), priv ? priv : ENODEV);
+	tl_errno_is(mount_fsmount(via, -1, 0), priv ? priv : EBADF);
+	tl_errno_is(mount_fsmount(via, null, 0), priv ? priv : EINVAL);
+	if (priv)
+		return;
+	tl_errno_is(mount_fsmount(via, ctx, unknown), EINVAL);
+	errno = 4242;
+	fd = (int)mount_fsmount(via, ctx, FSMOUNT_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(errno, 4242);
+	ck_assert(tl_cloexec(fd));
+	close(fd);
+	close(ctx);
+	close(null);
+}
+
+START_TEST(mount_api_answers_as_libc)
+{
+#if LIBC_MOUNT_API
+	mount_api_answers(LIBC);
+#endif
+	mount_api_answers(SYSCALL);
+}
+END_TEST
+#endif
 
 /* The old ways of handing a child its stdio, with plain calls. */
 START_TEST(std_fds_stay_inheritable)
@@ -1229,6 +1510,14 @@ START_TEST(dup2_semantics)
 	ck_assert_int_eq(dup2(fd, 30), 30);
 	ck_assert(!tl_cloexec(30));
 	ck_assert_int_eq(tl_child_sees(30), 1);
+#if HAVE___DUP2
+	ck_assert_int_eq(__dup2(fd, fd), fd);
+	ck_assert(tl_cloexec(fd) || (tl_oldkernel() && !tl_preloaded()));
+	ck_assert_int_eq(__dup2(inheritable, inheritable), inheritable);
+	ck_assert(!tl_cloexec(inheritable));
+	ck_assert_int_eq(__dup2(fd, 31), 31);
+	ck_assert(!tl_cloexec(31));
+#endif
 }
 END_TEST
 
@@ -1388,6 +1677,9 @@ static Suite *entry_suite(void)
 	tl_add_env(s, errno_kept_in_audit_mode, NPLAIN,
 		   "CLOEXEC_POLICY=mode=audit log=/dev/null");
 	tl_add(s, errors_match_libc);
+#ifdef SYS_open_tree
+	tl_add(s, mount_api_answers_as_libc);
+#endif
 	tl_add(s, std_fds_stay_inheritable);
 	tl_add(s, dup2_semantics);
 	tl_add(s, fcntl_passes_everything_else);

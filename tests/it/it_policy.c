@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -57,6 +59,21 @@ START_TEST(keep_by_path)
 	ck_assert(!tl_cloexec(kept));
 	ck_assert(tl_cloexec(forced));
 	ck_assert_int_eq(tl_child_sees(kept), 1);
+#ifdef SYS_open_tree
+	/* open_tree names a path as open does (the old kernel has none). */
+	if (tl_oldkernel())
+		return;
+	kept = (int)syscall(SYS_open_tree, AT_FDCWD, "/dev/null", 0);
+	forced = (int)syscall(SYS_open_tree, AT_FDCWD, "/dev/zero", 0);
+	ck_assert(!tl_cloexec(kept));
+	ck_assert(tl_cloexec(forced));
+#if HAVE_OPEN_TREE
+	kept = open_tree(AT_FDCWD, "/dev/null", 0);
+	forced = open_tree(AT_FDCWD, "/dev/zero", 0);
+	ck_assert(!tl_cloexec(kept));
+	ck_assert(tl_cloexec(forced));
+#endif
+#endif
 }
 END_TEST
 

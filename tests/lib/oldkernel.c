@@ -89,6 +89,11 @@ static const struct rule {
 	{ SYS_timerfd_create, BITS, 1, O_CLOEXEC | O_NONBLOCK, FAIL(EINVAL) },
 	{ SYS_fcntl, EQUALS, 1, F_DUPFD_CLOEXEC, FAIL(EINVAL) },
 	{ SYS_close_range, ANY, 0, 0, FAIL(ENOSYS) },
+#ifdef SYS_open_tree
+	{ SYS_open_tree, ANY, 0, 0, FAIL(ENOSYS) },
+	{ SYS_fsopen, ANY, 0, 0, FAIL(ENOSYS) },
+	{ SYS_fsmount, ANY, 0, 0, FAIL(ENOSYS) },
+#endif
 	{ SYS_open, BITS, 1, O_CLOEXEC, NOTIFY },
 	{ SYS_openat, BITS, 2, O_CLOEXEC, NOTIFY },
 	{ SYS_recvmsg, BITS, 2, MSG_CMSG_CLOEXEC, NOTIFY },
