@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The mount API's fd-creating calls (Linux 5.2, glibc 2.36): open_tree,
- * fsopen and fsmount.  Each came with its close-on-exec flag, so the
+ * fsopen, fsmount and fspick.  Each came with its close-on-exec flag, so the
  * native path is the only one: on a kernel without the call, the real
  * function's ENOSYS is the answer, as it is without the library.  A C
  * library without them (musl 1.2.3) builds none of these; syscall() still
@@ -29,6 +29,9 @@
 #endif
 #ifndef SYS_fsmount
 #define SYS_fsmount 432
+#endif
+#ifndef SYS_fspick
+#define SYS_fspick 433
 #endif
 
 #if HAVE_OPEN_TREE
@@ -84,5 +87,24 @@ CLOEXEC_EXPORT int fsmount(int fs_fd, unsigned flags, unsigned attr_flags)
 	fdreq_begin(&rq, &spec_fsmount, (int)flags, -1);
 	return fdreq_end(&rq, REAL(fsmount)(fs_fd, (unsigned)fdreq_flags(&rq),
 					    attr_flags));
+}
+#endif
+
+#if HAVE_FSPICK
+static int raw_fspick(int dirfd, const char *path, unsigned flags)
+{
+	return sys_result(sys_call(SYS_fspick, dirfd, path, flags, 0, 0));
+}
+
+REAL_SLOT(fspick, raw_fspick);
+
+/* The context of a mounted filesystem, not a file: no keep-path=. */
+CLOEXEC_EXPORT int fspick(int dirfd, const char *path, unsigned flags)
+{
+	struct fdreq rq;
+
+	fdreq_begin(&rq, &spec_fspick, (int)flags, -1);
+	return fdreq_end(&rq, REAL(fspick)(dirfd, path,
+					   (unsigned)fdreq_flags(&rq)));
 }
 #endif

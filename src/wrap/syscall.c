@@ -203,6 +203,8 @@ static const struct sys_rule {
 	  .call = CALL_ID_fsopen },
 	{ SAME_NR(SYS_fsmount), .flags_arg = 1, .caller_flags = true,
 	  .call = CALL_ID_fsmount },
+	{ SAME_NR(SYS_fspick), .flags_arg = 2, .caller_flags = true,
+	  .call = CALL_ID_fspick },
 #endif
 	{ SAME_NR(SYS_dup), .how = BY_DUP, .call = CALL_ID_dup },
 #ifdef SYS_dup2

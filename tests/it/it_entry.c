@@ -607,6 +607,16 @@ static long mount_fsmount(enum via via, int ctx, unsigned flags)
 	return syscall(SYS_fsmount, ctx, flags, 0);
 }
 
+static long mount_fspick(enum via via, int dirfd, const char *p,
+			 unsigned flags)
+{
+#if LIBC_MOUNT_API
+	if (via == LIBC)
+		return fspick(dirfd, p, flags);
+#endif
+	return syscall(SYS_fspick, dirfd, p, flags);
+}
+
 /* A tmpfs ready to mount (its context made close-on-exec), or -1. */
 static int tmpfs_context(enum via via)
 {
@@ -645,6 +655,13 @@ static int via_fsopen(enum via via, unsigned flags, int f[2])
 	return skip_if_denied(one((int)mount_fsopen(via, "tmpfs", flags), f));
 }
 
+/* The root's filesystem, picked to be reconfigured (it is not). */
+static int via_fspick(enum via via, unsigned flags, int f[2])
+{
+	return skip_if_denied(
+		one((int)mount_fspick(via, AT_FDCWD, "/", flags), f));
+}
+
 #if LIBC_MOUNT_API
 static int mk_open_tree(int f[2])
 {
@@ -658,6 +675,10 @@ static int mk_fsmount(int f[2])
 {
 	return via_fsmount(LIBC, 0, f);
 }
+static int mk_fspick(int f[2])
+{
+	return via_fspick(LIBC, 0, f);
+}
 #endif
 static int sys_open_tree(int f[2])
 {
@@ -670,6 +691,10 @@ static int sys_fsopen(int f[2])
 static int sys_fsmount(int f[2])
 {
 	return via_fsmount(SYSCALL, 0, f);
+}
+static int sys_fspick(int f[2])
+{
+	return via_fspick(SYSCALL, 0, f);
 }
 #endif
 
@@ -951,11 +976,13 @@ static const struct maker {
 	{ "open_tree", mk_open_tree, false, false, true },
 	{ "fsopen", mk_fsopen, false, false, true },
 	{ "fsmount", mk_fsmount, false, false, true },
+	{ "fspick", mk_fspick, false, false, true },
 #endif
 #ifdef SYS_open_tree
 	{ "syscall open_tree", sys_open_tree, false, false, true },
 	{ "syscall fsopen", sys_fsopen, false, false, true },
 	{ "syscall fsmount", sys_fsmount, false, false, true },
+	{ "syscall fspick", sys_fspick, false, false, true },
 #endif
 	S(socket), S(socketpair),
 #ifdef SYS_accept
@@ -1384,8 +1411,8 @@ END_TEST
  * The mount API answers as libc does, through libc and syscall(): on the
  * emulated old kernel ENOSYS, whatever the arguments, with the library
  * too (it has no fallback to offer); here, each bad argument its error,
- * and an explicit close-on-exec flag kept.  fsopen and fsmount check
- * privilege first: without it, EPERM is libc's answer.
+ * and an explicit close-on-exec flag kept.  fsopen, fsmount and fspick
+ * check privilege first: without it, EPERM is libc's answer.
  */
 static void mount_api_answers(enum via via)
 {
@@ -1406,6 +1433,8 @@ static void mount_api_answers(enum via via)
 		tl_errno_is(mount_fsopen(via, "tmpfs", unknown), ENOSYS);
 		tl_errno_is(mount_fsmount(via, null, FSMOUNT_CLOEXEC), ENOSYS);
 		tl_errno_is(mount_fsmount(via, -1, 0), ENOSYS);
+		tl_errno_is(mount_fspick(via, AT_FDCWD, "/", 0), ENOSYS);
+		tl_errno_is(mount_fspick(via, -1, "x", unknown), ENOSYS);
 		return;
 	}
 	priv = ctx < 0 && (errno == EPERM || errno == EACCES) ? errno : 0;
@@ -1431,8 +1460,19 @@ static void mount_api_answers(enum via via)
 	tl_errno_is(mount_fsopen(via, "no-such-fs", 0), priv ? priv : ENODEV);
 	tl_errno_is(mount_fsmount(via, -1, 0), priv ? priv : EBADF);
 	tl_errno_is(mount_fsmount(via, null, 0), priv ? priv : EINVAL);
+	tl_errno_is(mount_fspick(via, AT_FDCWD, "/", unknown),
+		    priv ? priv : EINVAL);
+	tl_errno_is(mount_fspick(via, -1, "relative", 0), priv ? priv : EBADF);
+	tl_errno_is(mount_fspick(via, AT_FDCWD, "/nonexistent/x", 0),
+		    priv ? priv : ENOENT);
 	if (priv)
 		return;
+	errno = 4242;
+	fd = (int)mount_fspick(via, AT_FDCWD, "/", FSPICK_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(errno, 4242);
+	ck_assert(tl_cloexec(fd));
+	close(fd);
 	tl_errno_is(mount_fsmount(via, ctx, unknown), EINVAL);
 	errno = 4242;
 	fd = (int)mount_fsmount(via, ctx, FSMOUNT_CLOEXEC);

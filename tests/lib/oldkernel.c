@@ -93,6 +93,7 @@ static const struct rule {
 	{ SYS_open_tree, ANY, 0, 0, FAIL(ENOSYS) },
 	{ SYS_fsopen, ANY, 0, 0, FAIL(ENOSYS) },
 	{ SYS_fsmount, ANY, 0, 0, FAIL(ENOSYS) },
+	{ SYS_fspick, ANY, 0, 0, FAIL(ENOSYS) },
 #endif
 	{ SYS_open, BITS, 1, O_CLOEXEC, NOTIFY },
 	{ SYS_openat, BITS, 2, O_CLOEXEC, NOTIFY },

@@ -11,7 +11,7 @@
  *   eventfd2, signalfd4, timerfd_create flags     EINVAL
  *   fcntl F_DUPFD_CLOEXEC                         EINVAL
  *   close_range (5.9)                             ENOSYS
- *   open_tree, fsopen, fsmount (5.2)              ENOSYS
+ *   open_tree, fsopen, fsmount, fspick (5.2)      ENOSYS
  *   open/openat with O_CLOEXEC                    bit silently ignored
  *   recvmsg/recvmmsg with MSG_CMSG_CLOEXEC        bit silently ignored
  *
