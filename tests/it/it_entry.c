@@ -58,6 +58,9 @@ int __fcntl(int fd, int cmd, ...);
 #ifndef FSMOUNT_CLOEXEC
 #define FSMOUNT_CLOEXEC 0x00000001
 #endif
+#ifndef FSPICK_CLOEXEC
+#define FSPICK_CLOEXEC 0x00000001
+#endif
 #ifndef OPEN_TREE_CLOEXEC
 #define OPEN_TREE_CLOEXEC O_CLOEXEC
 #endif
