@@ -121,21 +121,17 @@ WRAPPER_HELPER int open_with(const char *call,
 	return fdreq_end(&rq, real(path, fdreq_flags(&rq), mode));
 }
 
-CLOEXEC_EXPORT int open(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-
-	OPEN_MODE(flags, mode);
-	return open_with(__func__, REAL(open), path, flags, mode);
-}
-
-CLOEXEC_EXPORT int open64(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-
-	OPEN_MODE(flags, mode);
-	return open_with(__func__, REAL(open64), path, flags, mode);
-}
+/* A name of open that libc exports: its own real function, one body. */
+#define OPEN_EXPORT(sym)                                                       \
+	CLOEXEC_EXPORT int sym(const char *path, int flags, ...)               \
+	{                                                                      \
+		mode_t mode = 0;                                               \
+                                                                               \
+		OPEN_MODE(flags, mode);                                        \
+		return open_with(#sym, REAL(sym), path, flags, mode);          \
+	}
+OPEN_EXPORT(open)
+OPEN_EXPORT(open64)
 
 /* open64@GLIBC_2.2 (i386): the same function as the default, today. */
 #define OPEN_COMPAT(sym, tag, ver)                                             \
@@ -158,23 +154,10 @@ COMPAT_open64(OPEN_COMPAT)
 
 /* glibc's own names of open and open64, which some programs bind. */
 #if HAVE___OPEN
-CLOEXEC_EXPORT int __open(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-
-	OPEN_MODE(flags, mode);
-	return open_with(__func__, REAL(__open), path, flags, mode);
-}
+OPEN_EXPORT(__open)
 #endif
-
 #if HAVE___OPEN64
-CLOEXEC_EXPORT int __open64(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-
-	OPEN_MODE(flags, mode);
-	return open_with(__func__, REAL(__open64), path, flags, mode);
-}
+OPEN_EXPORT(__open64)
 #endif
 
 CLOEXEC_EXPORT int openat(int dirfd, const char *path, int flags, ...)

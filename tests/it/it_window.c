@@ -111,6 +111,15 @@ static int next_fd(void)
 	return fd;
 }
 
+/* Where the test build's creator says it has paused, and waits to go on. */
+static void set_window(const int in[2], const int go[2])
+{
+	char env[32];
+
+	snprintf(env, sizeof(env), "%d,%d", in[1], go[0]);
+	setenv(POLICY_TEST_WINDOW_ENV, env, 1);
+}
+
 /* The three pipes a window test talks to its creator and forker by. */
 static void close_pipes(int in[2], int go[2], int rep[2])
 {
@@ -129,7 +138,7 @@ static void window(const char *call)
 	struct creator c = { .call = call };
 	struct forker f;
 	pthread_t ct, ft;
-	char env[32], byte = 'g', what[160];
+	char byte = 'g', what[160];
 	bool early;
 
 	n = strcmp(call, "pipe") ? 1 : 2;
@@ -139,8 +148,7 @@ static void window(const char *call)
 	}
 	f.first = next_fd();
 	f.report = rep[1];
-	snprintf(env, sizeof(env), "%d,%d", in[1], go[0]);
-	setenv(POLICY_TEST_WINDOW_ENV, env, 1);
+	set_window(in, go);
 	pthread_create(&ct, NULL, create, &c);
 	snprintf(what, sizeof(what), "%s: the creator pauses in its window",
 		 call);
@@ -196,7 +204,7 @@ static void window(const char *call)
 static void window_in_flight(void)
 {
 	int (*libc_open)(const char *, int, ...) = tl_libc("open");
-	char dir[] = "/tmp/it_window.XXXXXX", fifo[64], env[32], what[160];
+	char dir[] = "/tmp/it_window.XXXXXX", fifo[64], what[160];
 	char byte = 'g';
 	int in[2], go[2], rep[2], flags[2] = { -1, -1 }, w, status;
 	struct creator c = { .call = "fifo", .path = fifo };
@@ -215,8 +223,7 @@ static void window_in_flight(void)
 	}
 	f.first = next_fd();
 	f.report = rep[1];
-	snprintf(env, sizeof(env), "%d,%d", in[1], go[0]);
-	setenv(POLICY_TEST_WINDOW_ENV, env, 1);
+	set_window(in, go);
 	pthread_create(&ct, NULL, create, &c);
 	w = libc_open(fifo, O_WRONLY);
 	check(w >= 0, "fifo: the writer's end");
@@ -256,14 +263,12 @@ static void window_in_flight(void)
 static void no_window(void)
 {
 	int in[2], go[2], fds[2], s;
-	char env[32];
 
 	if (pipe(in) || pipe(go)) {
 		check(false, "pipes for the test");
 		return;
 	}
-	snprintf(env, sizeof(env), "%d,%d", in[1], go[0]);
-	setenv(POLICY_TEST_WINDOW_ENV, env, 1);
+	set_window(in, go);
 	/* Were it honoured, these would wait for ever (alarm below). */
 	s = socket(AF_UNIX, SOCK_STREAM, 0);
 	check(s >= 0 && fcntl(s, F_GETFD) == FD_CLOEXEC &&
