@@ -221,3 +221,43 @@ AC_DEFUN([CLOEXEC_HOST_RUNS], [
 		[AC_MSG_WARN([this machine cannot run the programs $CC makes: 'make check' will skip its tests])])
 	AM_CONDITIONAL([HOST_RUNS], [test "x$cloexec_cv_host_runs" = xyes])
 ])
+
+dnl CLOEXEC_OWN_STARTFILES: link the library without the C compiler's
+dnl start files (crti, crtbeginS, crtendS, crtn).  In C they add nothing
+dnl the library uses but three weak undefined names (the transactional
+dnl memory pair and __gmon_start__) and __cxa_finalize, each looked up in
+dnl every object of every process at load, and a destructor that runs at
+dnl exit: about 2,000 instructions a process start (doc/benchmarks.md).
+dnl The one name they define that libc needs, __dso_handle (glibc's
+dnl pthread_atfork passes it), src/core/dso.c defines; and the library
+dnl is never unloaded (-z nodelete), which is what __cxa_finalize would
+dnl have prepared for.  STARTFILES_LDFLAGS is empty where this does not
+dnl link.
+AC_DEFUN([CLOEXEC_OWN_STARTFILES], [
+	AC_CACHE_CHECK([whether a shared library links without start files],
+		[cloexec_cv_own_startfiles], [
+		save_CFLAGS=$CFLAGS
+		save_LDFLAGS=$LDFLAGS
+		CFLAGS="$CFLAGS -fPIC"
+		LDFLAGS="$LDFLAGS -shared -nostartfiles -Wl,-z,nodelete"
+		AC_LINK_IFELSE([AC_LANG_PROGRAM([[
+#include <pthread.h>
+__attribute__((visibility("hidden"))) void *__dso_handle = &__dso_handle;
+static void child(void) {}
+__attribute__((constructor)) static void at_load(void)
+{
+	pthread_atfork(0, 0, child);
+}
+]], [])],
+			[cloexec_cv_own_startfiles=yes],
+			[cloexec_cv_own_startfiles=no])
+		CFLAGS=$save_CFLAGS
+		LDFLAGS=$save_LDFLAGS
+	])
+	STARTFILES_LDFLAGS=
+	AS_IF([test "x$cloexec_cv_own_startfiles" = xyes],
+		[STARTFILES_LDFLAGS="-Wc,-nostartfiles -Wl,-z,nodelete"])
+	AC_SUBST([STARTFILES_LDFLAGS])
+	AM_CONDITIONAL([OWN_STARTFILES],
+		[test "x$cloexec_cv_own_startfiles" = xyes])
+])

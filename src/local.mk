@@ -57,6 +57,9 @@ src_libwrap_la_CFLAGS = $(LIB_CFLAGS)
 # The library: the wrappers on top of the core.
 lib_LTLIBRARIES += src/libcloexec.la
 src_libcloexec_la_SOURCES = src/core/version.c
+if OWN_STARTFILES
+src_libcloexec_la_SOURCES += src/core/dso.c
+endif
 src_libcloexec_la_CFLAGS = $(LIB_CFLAGS)
 src_libcloexec_la_LIBADD = src/libwrap.la src/libcore.la
 # -version-info current:revision:age, the interface being the names in
@@ -68,7 +71,7 @@ src_libcloexec_la_LIBADD = src/libwrap.la src/libcore.la
 # Avoid that: /etc/ld.so.preload files in images name libcloexec.so.0,
 # and cloexec(1) preloads it by that name.
 src_libcloexec_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
-	-Wl,--version-script=src/libcloexec.map
+	-Wl,--version-script=src/libcloexec.map $(STARTFILES_LDFLAGS)
 EXTRA_src_libcloexec_la_DEPENDENCIES = src/libcloexec.map
 
 # The exported names are the rows of entrypoints.def, and nothing else: its

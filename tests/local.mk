@@ -161,11 +161,14 @@ tests_lib_libcoretest_la_CFLAGS = $(LIB_CFLAGS)
 tests_lib_libcoretest_la_LIBADD = src/libcorebase.la
 check_LTLIBRARIES += tests/lib/libcloexec-test.la
 tests_lib_libcloexec_test_la_SOURCES = src/core/version.c
+if OWN_STARTFILES
+tests_lib_libcloexec_test_la_SOURCES += src/core/dso.c
+endif
 tests_lib_libcloexec_test_la_CFLAGS = $(LIB_CFLAGS)
 tests_lib_libcloexec_test_la_LIBADD = src/libwrap.la tests/lib/libcoretest.la
 tests_lib_libcloexec_test_la_LDFLAGS = -module -avoid-version \
 	-rpath /nowhere -no-undefined \
-	-Wl,--version-script=src/libcloexec.map
+	-Wl,--version-script=src/libcloexec.map $(STARTFILES_LDFLAGS)
 EXTRA_tests_lib_libcloexec_test_la_DEPENDENCIES = src/libcloexec.map
 
 check_PROGRAMS += tests/lib/mkfd tests/lib/holdfds
