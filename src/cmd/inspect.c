@@ -6,10 +6,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "inspect.h"
@@ -75,6 +78,27 @@ static void print_files(FILE *out, const struct sources *s)
 	}
 }
 
+/*
+ * A drop-in directory with no file beside it is not read (layers.c says
+ * why): said here, since the library says nothing in every process.
+ */
+static bool dropins_unread(const char *path)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (lstat(path, &st) == 0 || errno != ENOENT)
+		return false;
+	snprintf(dir, sizeof(dir), "%s.d", path);
+	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return false;
+	fprintf(stderr,
+		"cloexec: %s is not read: there is no %s (an empty one will "
+		"do)\n",
+		dir, path);
+	return true;
+}
+
 int check_config(const char *file)
 {
 	static struct sources src;
@@ -95,6 +119,7 @@ int check_config(const char *file)
 	} else {
 		bad = layers_read_files(&p, layers_file_path(), &errs,
 					&src.trace);
+		bad += dropins_unread(layers_file_path());
 		env = layers_env_text();
 		if (env) {
 			note_source(&src.trace, p.text_len, POLICY_ENV);
@@ -317,6 +342,7 @@ int show_policy(const char *options, const char *program)
 	sources_init(&src);
 	policy_default(&p);
 	layers_read_files(&p, layers_file_path(), &errs, &src.trace);
+	dropins_unread(layers_file_path());
 	if (env) {
 		note_source(&src.trace, p.text_len, POLICY_ENV);
 		policy_parse(&p, env, POLICY_ENV, &errs);

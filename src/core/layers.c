@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Reading the policy's layers (layers.h).  This runs in every process that
- * loads the library, most of them with no file at all: there, the two
- * opens that fail are the whole cost, and they are made once, at start
- * (policy_configured), with nothing before them.  No stdio, no allocation,
+ * loads the library, most of them with no file at all: there, the one
+ * open that fails is the whole cost, and it is made once, at start
+ * (policy_configured), with nothing before it.  No stdio, no allocation,
  * no opendir: raw system calls into stack buffers.
  */
 #include "config.h"
@@ -63,18 +63,36 @@ static void probe_put(_Atomic long *slot, long v)
 		sys_close((int)v);
 }
 
-/* The probe's result if it was for this path, else a fresh open. */
+/*
+ * The drop-ins are read where the file is there, if only empty: in an
+ * image that has neither, every process pays one failed open, not two
+ * (doc/benchmarks.md).  Any other failure of the file's open is reported,
+ * and the drop-ins are still read.
+ */
+static long open_dropins(long file, const char *dirpath)
+{
+	if (file == -ENOENT)
+		return -ENOENT;
+	return sys_openat(AT_FDCWD, dirpath, DIR_FLAGS, 0);
+}
+
+/*
+ * The probe's result if it was for this path, else a fresh open; a NULL
+ * path is one not to open (open_dropins()).
+ */
 static long take(_Atomic long *slot, const char *path, int flags,
 		 bool is_default)
 {
 	long v = atomic_exchange(slot, SLOT_TAKEN);
 
 	if (v != SLOT_UNPROBED && v != SLOT_TAKEN) {
-		if (is_default)
+		if (is_default && path)
 			return v;
 		if (v >= 0)
 			sys_close((int)v);
 	}
+	if (!path)
+		return -ENOENT;
 	return sys_openat(AT_FDCWD, path, flags, 0);
 }
 
@@ -95,10 +113,10 @@ bool policy_configured(void)
 		return true;
 	/* Open, not stat: where they exist, the load reads these fds. */
 	file = sys_openat(AT_FDCWD, POLICY_FILE_DEFAULT, FILE_FLAGS, 0);
-	dir = sys_openat(AT_FDCWD, POLICY_DIR_DEFAULT, DIR_FLAGS, 0);
+	dir = open_dropins(file, POLICY_DIR_DEFAULT);
 	probe_put(&probed_file, file);
 	probe_put(&probed_dir, dir);
-	return file != -ENOENT || dir != -ENOENT;
+	return file != -ENOENT;
 }
 
 /* n in decimal, as a string in buf, for "file:line" sources. */
@@ -363,7 +381,7 @@ int layers_read_files(struct policy *p, const char *path, struct diag *errs,
 
 	dropin_dir(path, dirpath);
 	file = sys_openat(AT_FDCWD, path, FILE_FLAGS, 0);
-	dir = sys_openat(AT_FDCWD, dirpath, DIR_FLAGS, 0);
+	dir = open_dropins(file, dirpath);
 	return read_opened(p, path, file, dir, errs, trace);
 }
 
@@ -379,7 +397,8 @@ void layers_load(struct policy *p, struct diag *env_errs)
 
 	dropin_dir(path, dirpath);
 	file = take(&probed_file, path, FILE_FLAGS, is_default);
-	dir = take(&probed_dir, dirpath, DIR_FLAGS, is_default);
+	dir = take(&probed_dir, file == -ENOENT ? NULL : dirpath, DIR_FLAGS,
+		   is_default);
 	read_opened(p, path, file, dir, &file_errs, NULL);
 	text = layers_env_text();
 	if (text)
