@@ -248,11 +248,14 @@ static bool matches(const char *name, size_t len, const char *exe,
 	snprintf(text, sizeof(text), "exempt=none,%.*s", (int)len, name);
 	policy_default(&t);
 	policy_parse(&t, text, "test", &errs);
-	policy_settle(&t, exe, base);
+	policy_settle(&t, exe, base, base);
 	return t.exempt;
 }
 
-/* PROGRAM as execvp would find it, its links resolved as /proc/self/exe. */
+/*
+ * PROGRAM as execvp would find it, its links resolved as /proc/self/exe,
+ * for exempt= paths; names are matched against the name it is run by.
+ */
 static char *resolve(const char *program)
 {
 	const char *path = getenv("PATH"), *end;
@@ -281,7 +284,7 @@ static void show_program(struct policy *p, const struct sources *s,
 	uint32_t word;
 
 	base = base ? base + 1 : program;
-	policy_settle(p, exe, base);
+	policy_settle(p, exe, base, base);
 	word = policy_word_of(p);
 	printf("\n%s: %s, named %s\n", program,
 	       exe ? exe : "not found (judged by its name only)", base);

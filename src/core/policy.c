@@ -66,7 +66,8 @@ static const char *const class_names[FD_CLASS_COUNT] = {
  * busybox is not one: its shell applets are (program_name()).
  */
 static const char *const default_exempt[] = {
-	"sh", "bash", "dash", "ash", "hush", "ksh", "ksh93", "mksh", "zsh",
+	"sh", "bash", "rbash", "dash", "ash", "hush", "ksh", "ksh93", "mksh",
+	"zsh",
 	"flock", "systemd-socket-activate", "s6-fdholderd", "s6-ipcserverd",
 	"tcpserver", "execlineb",
 };
@@ -575,38 +576,52 @@ static bool list_match(const struct policy *p, const struct policy_list *l,
 	return false;
 }
 
-/* A name matches the program's name; a path, its executable. */
+/* A name matches either name the program goes by; a path, its executable. */
 static bool program_matches(const char *item, size_t len, const char *exe,
-			    const char *name, const char *exe_base)
+			    const char *name, const char *ran)
 {
 	if (memchr(item, '/', len))
 		return exe && policy_glob(item, len, exe);
 	return (name && policy_glob(item, len, name)) ||
-	       (exe_base && policy_glob(item, len, exe_base));
+	       (ran && policy_glob(item, len, ran));
 }
 
-void policy_settle(struct policy *p, const char *exe, const char *name)
+void policy_settle(struct policy *p, const char *exe, const char *name,
+		   const char *ran)
 {
-	const char *exe_base = exe ? strrchr(exe, '/') : NULL;
 	bool exempt = false;
 	unsigned i;
 
-	exe_base = exe_base ? exe_base + 1 : exe;
 	if (!p->exempt_set)
 		for (i = 0; i < COUNT(default_exempt); i++)
 			exempt |= program_matches(default_exempt[i],
 						  strlen(default_exempt[i]),
-						  exe, name, exe_base);
+						  exe, name, ran);
 	for (i = 0; i < p->exempt_list.n; i++)
 		exempt |= program_matches(p->text + p->exempt_list.item[i].off,
 					  p->exempt_list.item[i].len, exe,
-					  name, exe_base);
+					  name, ran);
 	for (i = 0; i < p->unexempt_list.n; i++)
 		if (program_matches(p->text + p->unexempt_list.item[i].off,
 				    p->unexempt_list.item[i].len, exe, name,
-				    exe_base))
+				    ran))
 			exempt = false;
 	p->exempt = exempt;
+}
+
+/* Does an exempt= item name a path, which only the executable answers? */
+static bool names_a_path(const struct policy *p)
+{
+	const struct policy_list *lists[] = { &p->exempt_list,
+					      &p->unexempt_list };
+	unsigned i, l;
+
+	for (l = 0; l < COUNT(lists); l++)
+		for (i = 0; i < lists[l]->n; i++)
+			if (memchr(p->text + lists[l]->item[i].off, '/',
+				   lists[l]->item[i].len))
+				return true;
+	return false;
 }
 
 uint32_t policy_word_of(const struct policy *p)
@@ -648,28 +663,24 @@ static const char *own_exe(char *buf, size_t size)
 
 extern char *program_invocation_short_name;
 
-static bool is_busybox(const char *path)
+static const char *base_name(const char *path)
 {
-	const char *base = path ? strrchr(path, '/') : NULL;
+	const char *slash = path ? strrchr(path, '/') : NULL;
 
-	base = base ? base + 1 : path;
-	return base && !strcmp(base, "busybox");
+	return slash ? slash + 1 : path;
 }
 
 /*
- * The name the exempt list is matched against.  A multi-call binary is
- * the applet it runs: argv[0], or after "busybox", argv[1] (read from
- * /proc/self/cmdline, only there).  In a secure-execution process there
- * is none: argv is the caller's, and only the executable's path counts.
+ * The name argv[0] gives the program.  A multi-call binary is the applet
+ * it runs: argv[0], or after "busybox", argv[1] (read from
+ * /proc/self/cmdline, only there).
  */
-static const char *program_name(const char *exe, char *buf, size_t size)
+static const char *program_name(const char *ran, char *buf, size_t size)
 {
-	const char *name = program_invocation_short_name, *arg1, *base;
+	const char *name = program_invocation_short_name, *arg1;
 	long fd, n = 0, got;
 
-	if (getauxval(AT_SECURE))
-		return NULL;
-	if (!is_busybox(exe) || !is_busybox(name))
+	if (!ran || strcmp(ran, "busybox") || !name || strcmp(name, "busybox"))
 		return name;
 	fd = sys_openat(AT_FDCWD, "/proc/self/cmdline", O_RDONLY | O_CLOEXEC,
 			0);
@@ -683,9 +694,32 @@ static const char *program_name(const char *exe, char *buf, size_t size)
 	arg1 = memchr(buf, '\0', (size_t)n);
 	if (!arg1 || arg1 + 1 >= buf + n)
 		return name;
-	arg1++;
-	base = strrchr(arg1, '/');
-	return base ? base + 1 : arg1;
+	return base_name(arg1 + 1);
+}
+
+/*
+ * Settle the loaded policy for this program.  Its names are the ones it
+ * was run by, which the process has already: argv[0]'s and that of the
+ * path execve() was given (AT_EXECFN: "-bash" is bash).  Its executable's
+ * real path, a system call, is read only where an exempt= path needs it,
+ * and in a secure-execution process, where argv and the path are the
+ * caller's choice and the executable's own file name is the only name.
+ */
+static void settle_loaded(void)
+{
+	bool secure = getauxval(AT_SECURE) != 0;
+	char exe_buf[512], applet[256];
+	const char *exe = NULL, *ran;
+
+	if (secure || names_a_path(&loaded))
+		exe = own_exe(exe_buf, sizeof(exe_buf));
+	if (secure) {
+		policy_settle(&loaded, exe, base_name(exe), NULL);
+		return;
+	}
+	ran = base_name((const char *)getauxval(AT_EXECFN));
+	policy_settle(&loaded, exe, program_name(ran, applet, sizeof(applet)),
+		      ran);
 }
 
 /*
@@ -704,8 +738,6 @@ uint32_t policy_load(void)
 	struct diag errs = { .len = 0 };
 	long pid = pid_own();
 	long expected = 0;
-	const char *exe_path;
-	char exe[512], applet[256];
 	uint32_t word;
 
 	if (!atomic_compare_exchange_strong(&load_state, &expected, pid)) {
@@ -726,9 +758,7 @@ uint32_t policy_load(void)
 	self->loading_policy = 1;
 	policy_default(&loaded);
 	layers_load(&loaded, &errs);
-	exe_path = own_exe(exe, sizeof(exe));
-	policy_settle(&loaded, exe_path,
-		      program_name(exe_path, applet, sizeof(applet)));
+	settle_loaded();
 	word = policy_word_of(&loaded);
 #ifdef CLOEXEC_TEST_SWITCHES
 	{

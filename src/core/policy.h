@@ -166,9 +166,13 @@ void policy_default(struct policy *p) __attribute__((visibility("hidden")));
  */
 int policy_parse(struct policy *p, const char *text, const char *source,
 		 struct diag *errs) __attribute__((visibility("hidden")));
-/* Settle what depends on the program: the exempt list against its name. */
-void policy_settle(struct policy *p, const char *exe, const char *name)
-	__attribute__((visibility("hidden")));
+/*
+ * Settle what depends on the program: the exempt list.  A name item
+ * matches either of the names it goes by (name, ran; NULL: none); a path
+ * item, its executable's path (NULL: unknown, matches none).
+ */
+void policy_settle(struct policy *p, const char *exe, const char *name,
+		   const char *ran) __attribute__((visibility("hidden")));
 uint32_t policy_word_of(const struct policy *p)
 	__attribute__((visibility("hidden")));
 /* The i-th program exempt by default, NULL past the last. */

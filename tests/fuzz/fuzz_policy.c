@@ -63,7 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(fd);
 	}
 	check_parsed(&p, &errs);
-	policy_settle(&p, "/usr/bin/fuzz-program", "fuzz-program");
+	policy_settle(&p, "/usr/bin/fuzz-program", "fuzz-program",
+		      "fuzz-program");
 	policy_word_of(&p);
 	return 0;
 }

@@ -352,14 +352,16 @@ START_TEST(long_patterns_are_refused)
 }
 END_TEST
 
-/* Settle p for the program at path, called name: is it exempt? */
+/* Settle p for the program at path, run by it as name: is it exempt? */
 static bool exempt(struct policy *p, const char *path, const char *name)
 {
-	policy_settle(p, path, name);
+	const char *ran = strrchr(path, '/');
+
+	policy_settle(p, path, name, ran ? ran + 1 : path);
 	return p->exempt;
 }
 
-/* Names match the program's name or its executable's; paths, the path. */
+/* Names match either name the program is run by; paths, the path. */
 START_TEST(exempt_programs)
 {
 	struct diag errs;
@@ -399,6 +401,19 @@ START_TEST(exempt_programs)
 	p = parsed("exempt=none", &bad, &errs);
 	ck_assert(!exempt(&p, "/usr/bin/bash", "bash"));
 	ck_assert_int_eq(bad, 0);
+
+	/* A login shell: argv[0] is "-bash", the path it ran is bash. */
+	p = parsed("", &bad, &errs);
+	ck_assert(exempt(&p, "/usr/bin/bash", "-bash"));
+	/* The executable's own name is not one it was run by. */
+	policy_settle(&p, "/usr/bin/bash", "mysh", "mysh");
+	ck_assert(!p.exempt);
+	/* Without the executable's path, a path item matches nothing. */
+	p = parsed("exempt=/opt/legacy/*", &bad, &errs);
+	policy_settle(&p, NULL, "srv", "srv");
+	ck_assert(!p.exempt);
+	policy_settle(&p, "/opt/legacy/srv", "srv", "srv");
+	ck_assert(p.exempt);
 }
 END_TEST
 
