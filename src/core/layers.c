@@ -96,6 +96,17 @@ static long take(_Atomic long *slot, const char *path, int flags,
 	return sys_openat(AT_FDCWD, path, flags, 0);
 }
 
+/*
+ * Does the variable start with "NAME="?  Not strncmp: the first call of a
+ * libc function binds it, some 700 instructions a process start.
+ */
+static bool is_variable(const char *var, const char *name_eq)
+{
+	while (*name_eq && *var == *name_eq)
+		var++, name_eq++;
+	return !*name_eq;
+}
+
 bool policy_configured(void)
 {
 	extern char **environ;
@@ -105,9 +116,8 @@ bool policy_configured(void)
 	/* Both names start "CLOEXEC_": most variables fail on a byte. */
 	for (e = environ; e && *e; e++)
 		if ((*e)[0] == 'C' && (*e)[1] == 'L' &&
-		    (!strncmp(*e, POLICY_ENV "=", sizeof(POLICY_ENV)) ||
-		     !strncmp(*e, POLICY_FILE_ENV "=",
-			      sizeof(POLICY_FILE_ENV))))
+		    (is_variable(*e, POLICY_ENV "=") ||
+		     is_variable(*e, POLICY_FILE_ENV "=")))
 			return true;
 	if (atomic_load(&policy_hot))
 		return true;
