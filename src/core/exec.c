@@ -89,8 +89,9 @@ const char *exec_kept_why(const struct exec_kept *k, int fd)
  */
 const char *exec_why_word(const char *reason)
 {
+	/* Characters, not pointers: no relocation at load (policy.c). */
 	static const struct {
-		const char *prefix, *word;
+		char prefix[24], word[12];
 	} words[] = {
 		{ "socket activation", "listen_fds" },
 		{ "make's jobserver", "jobserver" },
@@ -177,8 +178,8 @@ static bool is_pipe(int fd)
  */
 static void keep_jobserver(char *const envp[], struct exec_kept *k)
 {
-	static const char *const options[] = { "--jobserver-auth=",
-					       "--jobserver-fds=" };
+	static const char options[][20] = { "--jobserver-auth=",
+					    "--jobserver-fds=" };
 	const char *flags = env_value(envp, "MAKEFLAGS"), *p, *end;
 	int r = -1, w = -1, i;
 
@@ -315,7 +316,7 @@ static bool starts(const char *s, const char *prefix)
  */
 static void keep_named_env(char *const envp[], struct exec_kept *k)
 {
-	static const char *const handovers[] = {
+	static const char handovers[][24] = {
 		"NGINX=", "FPM_SOCKETS=", "SERVER_STARTER_PORT=",
 		"WAYLAND_SOCKET=",
 	};

@@ -85,7 +85,7 @@ enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
 
 	rq->in_flight = false;
 	rq->onto = onto;
-	rq->rest = flags_remap(spec->family, flags, &rq->want);
+	rq->rest = flags_remap(&spec->family, flags, &rq->want);
 	rq->force = may_force && (word & (1u << spec->cls)) ? FDP_CLOEXEC : 0;
 	rq->extra = word & (POLICY_KEEPS | POLICY_REPORT);
 	rq->call = call;
@@ -98,7 +98,7 @@ enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
 	if (!props && !spec->flagged_call)
 		return rq->path = FDREQ_PLAIN;
 	if (cap_native(spec->cap)) {
-		rq->flags |= flags_unmap(spec->family, props);
+		rq->flags |= flags_unmap(&spec->family, props);
 		rq->fast = !rq->extra && (props & FDP_CLOEXEC);
 		return rq->path = FDREQ_NATIVE;
 	}

@@ -28,7 +28,7 @@
 #include "probe.h"
 
 struct fd_spec {
-	const struct flag_family *family;
+	struct flag_family family;
 	enum fd_class cls;
 	enum cap cap;
 	/*
@@ -110,7 +110,7 @@ fdreq_try_fast(struct fdreq *rq, const struct fd_spec *spec, int flags,
 
 	if (__builtin_expect((word & (cls | POLICY_KEEPS | POLICY_REPORT)) !=
 					     cls ||
-				     (flags & flags_known(spec->family)) ||
+				     (flags & flags_known(&spec->family)) ||
 				     !cap_known_native(spec->cap),
 			     0))
 		return false;
@@ -120,7 +120,7 @@ fdreq_try_fast(struct fdreq *rq, const struct fd_spec *spec, int flags,
 	rq->force = FDP_CLOEXEC;
 	rq->extra = 0;
 	rq->rest = flags;
-	rq->flags = flags | flags_unmap(spec->family, FDP_CLOEXEC);
+	rq->flags = flags | flags_unmap(&spec->family, FDP_CLOEXEC);
 	rq->fast = true;
 	rq->mark = FDT_FORCED | FDT_HERE;
 	rq->path = FDREQ_NATIVE;

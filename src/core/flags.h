@@ -27,9 +27,14 @@ struct flag_map {
 	unsigned prop;
 };
 
-/* One spelling of the properties, for one family of calls. */
+/*
+ * One spelling of the properties, for one family of calls: one or two
+ * bits.  Held by value in each spec (fdreq.h), with no pointer to it: a
+ * pointer in the library's data is a relocation the dynamic loader
+ * applies in every process at start.
+ */
 struct flag_family {
-	const struct flag_map *map;
+	struct flag_map map[2];
 	unsigned n;
 };
 
@@ -81,35 +86,38 @@ static inline int flags_unmap(const struct flag_family *fam, unsigned props)
 	return flags;
 }
 
-#define FLAG_FAMILY(fam_name, ...)                                             \
-	static const struct flag_map fam_name##_map[] = { __VA_ARGS__ };      \
-	static const struct flag_family fam_name = {                           \
-		.map = fam_name##_map,                                         \
-		.n = sizeof(fam_name##_map) / sizeof(fam_name##_map[0]),       \
-	}
+/*
+ * A family's initializer, from its { bit, property } pairs.  The families
+ * are function-like macros, so that a CALL row's name for one reaches
+ * CALL_SPEC (src/wrap/specs.h) as one argument, and is expanded there.
+ */
+#define FLAG_FAMILY(...)                                                       \
+	{ .map = { __VA_ARGS__ },                                              \
+	  .n = sizeof((struct flag_map[]){ __VA_ARGS__ }) /                    \
+	       sizeof(struct flag_map) }
 
-FLAG_FAMILY(flags_sock, { SOCK_CLOEXEC, FDP_CLOEXEC },
-	    { SOCK_NONBLOCK, FDP_NONBLOCK });
+#define FLAGS_SOCK()                                                           \
+	FLAG_FAMILY({ SOCK_CLOEXEC, FDP_CLOEXEC }, { SOCK_NONBLOCK, FDP_NONBLOCK })
 /* open() always took O_NONBLOCK: only close-on-exec is ever emulated. */
-FLAG_FAMILY(flags_open, { O_CLOEXEC, FDP_CLOEXEC });
-FLAG_FAMILY(flags_pipe, { O_CLOEXEC, FDP_CLOEXEC },
-	    { O_NONBLOCK, FDP_NONBLOCK });
-FLAG_FAMILY(flags_epoll, { EPOLL_CLOEXEC, FDP_CLOEXEC });
-FLAG_FAMILY(flags_inotify, { IN_CLOEXEC, FDP_CLOEXEC },
-	    { IN_NONBLOCK, FDP_NONBLOCK });
-FLAG_FAMILY(flags_eventfd, { EFD_CLOEXEC, FDP_CLOEXEC },
-	    { EFD_NONBLOCK, FDP_NONBLOCK });
-FLAG_FAMILY(flags_signalfd, { SFD_CLOEXEC, FDP_CLOEXEC },
-	    { SFD_NONBLOCK, FDP_NONBLOCK });
-FLAG_FAMILY(flags_timerfd, { TFD_CLOEXEC, FDP_CLOEXEC },
-	    { TFD_NONBLOCK, FDP_NONBLOCK });
+#define FLAGS_OPEN() FLAG_FAMILY({ O_CLOEXEC, FDP_CLOEXEC })
+#define FLAGS_PIPE()                                                           \
+	FLAG_FAMILY({ O_CLOEXEC, FDP_CLOEXEC }, { O_NONBLOCK, FDP_NONBLOCK })
+#define FLAGS_EPOLL() FLAG_FAMILY({ EPOLL_CLOEXEC, FDP_CLOEXEC })
+#define FLAGS_INOTIFY()                                                        \
+	FLAG_FAMILY({ IN_CLOEXEC, FDP_CLOEXEC }, { IN_NONBLOCK, FDP_NONBLOCK })
+#define FLAGS_EVENTFD()                                                        \
+	FLAG_FAMILY({ EFD_CLOEXEC, FDP_CLOEXEC }, { EFD_NONBLOCK, FDP_NONBLOCK })
+#define FLAGS_SIGNALFD()                                                       \
+	FLAG_FAMILY({ SFD_CLOEXEC, FDP_CLOEXEC }, { SFD_NONBLOCK, FDP_NONBLOCK })
+#define FLAGS_TIMERFD()                                                        \
+	FLAG_FAMILY({ TFD_CLOEXEC, FDP_CLOEXEC }, { TFD_NONBLOCK, FDP_NONBLOCK })
 /* Bit 0, not O_CLOEXEC: O_CLOEXEC there is EINVAL. */
-FLAG_FAMILY(flags_memfd, { MFD_CLOEXEC, FDP_CLOEXEC });
-FLAG_FAMILY(flags_fanotify, { FAN_CLOEXEC, FDP_CLOEXEC },
-	    { FAN_NONBLOCK, FDP_NONBLOCK });
-FLAG_FAMILY(flags_msg, { MSG_CMSG_CLOEXEC, FDP_CLOEXEC });
-FLAG_FAMILY(flags_perf, { PERF_FLAG_FD_CLOEXEC, FDP_CLOEXEC });
+#define FLAGS_MEMFD() FLAG_FAMILY({ MFD_CLOEXEC, FDP_CLOEXEC })
+#define FLAGS_FANOTIFY()                                                       \
+	FLAG_FAMILY({ FAN_CLOEXEC, FDP_CLOEXEC }, { FAN_NONBLOCK, FDP_NONBLOCK })
+#define FLAGS_MSG() FLAG_FAMILY({ MSG_CMSG_CLOEXEC, FDP_CLOEXEC })
+#define FLAGS_PERF() FLAG_FAMILY({ PERF_FLAG_FD_CLOEXEC, FDP_CLOEXEC })
 /* fsopen and fsmount: bit 0 as well (FSMOUNT_CLOEXEC is the same bit). */
-FLAG_FAMILY(flags_mount, { FSOPEN_CLOEXEC, FDP_CLOEXEC });
+#define FLAGS_MOUNT() FLAG_FAMILY({ FSOPEN_CLOEXEC, FDP_CLOEXEC })
 
 #endif /* CLOEXEC_FLAGS_H */

@@ -50,7 +50,15 @@
 
 _Atomic uint32_t policy_hot STARTUP_DATA;
 
-static const char *const class_names[FD_CLASS_COUNT] = {
+/*
+ * The tables below are arrays of characters, not of pointers: a pointer
+ * in a library's data is a relocation the dynamic loader applies in every
+ * process at start, about 13 instructions each (doc/benchmarks.md).
+ */
+#define WORD_MAX 16
+typedef char table_word[WORD_MAX];
+
+static const table_word class_names[FD_CLASS_COUNT] = {
 	[FD_CLASS_SOCKET] = "socket", [FD_CLASS_ACCEPT] = "accept",
 	[FD_CLASS_PIPE] = "pipe",     [FD_CLASS_FILE] = "file",
 	[FD_CLASS_STDIO] = "stdio",   [FD_CLASS_DUP] = "dup",
@@ -65,7 +73,7 @@ static const char *const class_names[FD_CLASS_COUNT] = {
  * socket lands on fd 3, no dup2), and the socket-passing supervisors.
  * busybox is not one: its shell applets are (program_name()).
  */
-static const char *const default_exempt[] = {
+static const char default_exempt[][24] = {
 	"sh", "bash", "rbash", "dash", "ash", "hush", "ksh", "ksh93", "mksh",
 	"zsh",
 	"flock", "systemd-socket-activate", "s6-fdholderd", "s6-ipcserverd",
@@ -109,7 +117,7 @@ static unsigned short from(const struct policy *p, const char *tok)
  * edits, fewer than its length): for "did you mean".  Only on errors.
  */
 static const char *closest(const char *tok, size_t len,
-			   const char *const *words, size_t nwords)
+			   const table_word *words, size_t nwords)
 {
 	unsigned row[2][33], best_d = 3;
 	const char *best = NULL;
@@ -235,18 +243,18 @@ static int each_item(struct policy *p, const char *list, size_t len,
 	return bad;
 }
 
-static const char *const class_words[] = {
+static const table_word class_words[] = {
 	"socket", "accept", "pipe",    "file", "stdio",	  "dup",  "dup2",
 	"event",  "pty",    "message", "all",  "default", "none",
 };
 
-static const char *const setting_words[] = {
+static const table_word setting_words[] = {
 	"mode",	  "classes", "keep", "keep-path", "exempt", "scope",
 	"report", "sweep",   "log",  "enforce",	  "audit",  "off",
 };
 
 #define SETTING_KEYS 9 /* the first nine take "=" */
-static const char *const mode_words[] = { "enforce", "audit", "off" };
+static const table_word mode_words[] = { "enforce", "audit", "off" };
 
 static int class_item(struct policy *p, const char *item, size_t n,
 		      const char *source, struct diag *errs)

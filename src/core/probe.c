@@ -251,29 +251,50 @@ static enum cap_state probe_cmsg_cloexec(void)
 	return state;
 }
 
-static enum cap_state (*const probes[CAP_COUNT])(void) = {
-	[CAP_BUILTIN] = probe_builtin,
-	[CAP_NEVER] = probe_never,
-	[CAP_SOCK_FLAGS] = probe_sock_flags,
-	[CAP_ACCEPT4] = probe_accept4,
-	[CAP_O_CLOEXEC] = probe_o_cloexec,
-	[CAP_F_DUPFD_CLOEXEC] = probe_f_dupfd_cloexec,
-	[CAP_PIPE2] = probe_pipe2,
-	[CAP_DUP3] = probe_dup3,
-	[CAP_EPOLL_CREATE1] = probe_epoll_create1,
-	[CAP_INOTIFY_INIT1] = probe_inotify_init1,
-	[CAP_EVENTFD_FLAGS] = probe_eventfd_flags,
-	[CAP_SIGNALFD_FLAGS] = probe_signalfd_flags,
-	[CAP_TIMERFD_FLAGS] = probe_timerfd_flags,
-	[CAP_CMSG_CLOEXEC] = probe_cmsg_cloexec,
-};
+/* A switch, not a table of pointers: no relocation at load (policy.c). */
+static enum cap_state probe(enum cap c)
+{
+	switch (c) {
+	case CAP_BUILTIN:
+		return probe_builtin();
+	case CAP_NEVER:
+		return probe_never();
+	case CAP_SOCK_FLAGS:
+		return probe_sock_flags();
+	case CAP_ACCEPT4:
+		return probe_accept4();
+	case CAP_O_CLOEXEC:
+		return probe_o_cloexec();
+	case CAP_F_DUPFD_CLOEXEC:
+		return probe_f_dupfd_cloexec();
+	case CAP_PIPE2:
+		return probe_pipe2();
+	case CAP_DUP3:
+		return probe_dup3();
+	case CAP_EPOLL_CREATE1:
+		return probe_epoll_create1();
+	case CAP_INOTIFY_INIT1:
+		return probe_inotify_init1();
+	case CAP_EVENTFD_FLAGS:
+		return probe_eventfd_flags();
+	case CAP_SIGNALFD_FLAGS:
+		return probe_signalfd_flags();
+	case CAP_TIMERFD_FLAGS:
+		return probe_timerfd_flags();
+	case CAP_CMSG_CLOEXEC:
+		return probe_cmsg_cloexec();
+	case CAP_COUNT:
+		break;
+	}
+	return CAP_UNKNOWN;
+}
 
 enum cap_state cap_probe(enum cap c)
 {
 	enum cap_state state;
 
 	forklock_enter(FORKLOCK_CREATE);
-	state = probes[c]();
+	state = probe(c);
 	forklock_exit();
 
 	/* An inconclusive answer (EMFILE, say) is asked again next time. */

@@ -24,7 +24,7 @@
 
 /* A CALL row's fields as a struct fd_spec initializer. */
 #define CALL_SPEC(fam, class, capability, kind)                                \
-	{ .family = &(fam), .cls = (class), .cap = (capability),               \
+	{ .family = fam(), .cls = (class), .cap = (capability),                \
 	  CALL_KIND_##kind }
 
 #define CALL(name, fam, class, capability, kind)                               \

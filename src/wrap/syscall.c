@@ -76,7 +76,7 @@ enum how {
  * The rules name their call by index, and the calls' specs are values in
  * one array, made from entrypoints.def: a table of pointers would need a
  * relocation per row, written by the dynamic loader at every process
- * start.  (Each spec still holds its family's address: one each.)
+ * start.
  */
 enum call_id {
 #define CALL(name, ...) CALL_ID_##name,

@@ -6,13 +6,14 @@
 #include "testlib.h"
 #include "core/flags.h"
 
+static const struct flag_family sock = FLAGS_SOCK();
 /* A family in the style of memfd_create: close-on-exec is bit 0. */
-FLAG_FAMILY(flags_low, { 1, FDP_CLOEXEC });
+static const struct flag_family flags_low = FLAG_FAMILY({ 1, FDP_CLOEXEC });
 
 START_TEST(sock_bits_split_from_type)
 {
 	unsigned props;
-	int rest = flags_remap(&flags_sock,
+	int rest = flags_remap(&sock,
 			       SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
 			       &props);
 
@@ -25,13 +26,13 @@ START_TEST(unknown_bits_are_left_for_the_kernel)
 {
 	unsigned props;
 
-	ck_assert_int_eq(flags_remap(&flags_sock, 0x100 | SOCK_CLOEXEC, &props),
+	ck_assert_int_eq(flags_remap(&sock, 0x100 | SOCK_CLOEXEC, &props),
 			 0x100);
 	ck_assert_uint_eq(props, FDP_CLOEXEC);
-	ck_assert_int_eq(flags_remap(&flags_sock, -1, &props),
+	ck_assert_int_eq(flags_remap(&sock, -1, &props),
 			 ~(SOCK_CLOEXEC | SOCK_NONBLOCK));
 	ck_assert_uint_eq(props, FDP_CLOEXEC | FDP_NONBLOCK);
-	ck_assert_int_eq(flags_remap(&flags_sock, 0, &props), 0);
+	ck_assert_int_eq(flags_remap(&sock, 0, &props), 0);
 	ck_assert_uint_eq(props, 0);
 }
 END_TEST
@@ -41,9 +42,9 @@ START_TEST(unmap_is_the_inverse)
 	unsigned props, p;
 
 	for (p = 0; p <= (FDP_CLOEXEC | FDP_NONBLOCK); p++) {
-		int bits = flags_unmap(&flags_sock, p);
+		int bits = flags_unmap(&sock, p);
 
-		ck_assert_int_eq(flags_remap(&flags_sock, bits, &props), 0);
+		ck_assert_int_eq(flags_remap(&sock, bits, &props), 0);
 		ck_assert_uint_eq(props, p);
 	}
 }
