@@ -34,11 +34,13 @@
 #endif
 
 /*
- * Variables that every process start reads or writes, zero at first.  In
- * .bss each would cost a page fault or two on a page of its own (a read
- * maps the zero page, the first write then faults again); in .data they
- * share the page that the dynamic loader writes anyway (the GOT, and the
- * data that relocations fill in), so the start touches no other.
+ * Variables that every process start, or its first fd, reads or writes,
+ * zero at first.  In .bss each would cost a page fault or two on a page
+ * of its own (a read maps the zero page, the first write then faults
+ * again); in .data they share the pages that the dynamic loader writes
+ * anyway (the lazily bound GOT entries before them, and after them the
+ * page whose tail it zeroes for .bss), so the start touches no other.
+ * The fd table's first chunk (4 KiB) is one of them.
  */
 #define STARTUP_DATA __attribute__((section(".data.cloexec_startup")))
 

@@ -8,12 +8,18 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "export.h"
 #include "fdtable.h"
 #include "report.h"
 #include "policy.h"
 #include "sys.h"
 
-uint8_t fdtable_chunk0[FDT_CHUNK] __attribute__((aligned(4096)));
+/*
+ * Beside the other start-up data, on pages the dynamic loader writes at
+ * every start anyway (export.h): in .bss, the first fd a process makes
+ * would fault in a page of its own.
+ */
+uint8_t fdtable_chunk0[FDT_CHUNK] STARTUP_DATA;
 /* Slot 0 unused: fdtable_chunk() gives fdtable_chunk0 for it. */
 _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS];
 /*

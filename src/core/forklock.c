@@ -5,6 +5,7 @@
 #include <pthread.h>
 
 #include "compat.h"
+#include "export.h"
 #include "fdtable.h"
 #include "forklock.h"
 #include "pid.h"
@@ -12,8 +13,8 @@
 #include "sys.h"
 #include "thread.h"
 
-_Atomic uint32_t forklock_room;
-static atomic_int in_flight;
+_Atomic uint32_t forklock_room STARTUP_DATA;
+static atomic_int in_flight STARTUP_DATA;
 bool forklock_in_vfork_child(void)
 {
 	return pid_raw() != pid_own();

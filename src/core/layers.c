@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "export.h"
 #include "layers.h"
 #include "sys.h"
 
@@ -395,8 +396,13 @@ int layers_read_files(struct policy *p, const char *path, struct diag *errs,
 	return read_opened(p, path, file, dir, errs, trace);
 }
 
-/* The file errors of this process's load, reported after it. */
+/*
+ * The file errors of this process's load, reported after it; whether
+ * there are any is start-up data (export.h), so that a load with none
+ * does not read, and fault in, the page of the buffer.
+ */
 static struct diag file_errs;
+static bool file_errs_pending STARTUP_DATA;
 
 void layers_load(struct policy *p, struct diag *env_errs)
 {
@@ -409,7 +415,8 @@ void layers_load(struct policy *p, struct diag *env_errs)
 	file = take(&probed_file, path, FILE_FLAGS, is_default);
 	dir = take(&probed_dir, file == -ENOENT ? NULL : dirpath, DIR_FLAGS,
 		   is_default);
-	read_opened(p, path, file, dir, &file_errs, NULL);
+	if (read_opened(p, path, file, dir, &file_errs, NULL))
+		file_errs_pending = true;
 	text = layers_env_text();
 	if (text)
 		policy_parse(p, text, POLICY_ENV, env_errs);
@@ -473,6 +480,9 @@ static bool stderr_is_terminal(void)
  */
 void layers_report_files(void)
 {
+	if (!file_errs_pending)
+		return;
+	file_errs_pending = false;
 	if (!file_errs.len)
 		return;
 	if (file_errs.buf[file_errs.len - 1] != '\n')

@@ -35,6 +35,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -94,7 +95,11 @@ const char *fd_class_name(enum fd_class c)
 
 void policy_default(struct policy *p)
 {
-	memset(p, 0, sizeof(*p));
+	/*
+	 * Not the text, 8 KiB read only up to text_len: zeroing it would
+	 * touch, and so fault in, two more pages of every process's policy.
+	 */
+	memset(p, 0, offsetof(struct policy, text));
 	p->mode = POLICY_ENFORCE;
 	p->scope = SCOPE_TREE;
 	p->classes = FD_CLASS_DEFAULT;
@@ -655,7 +660,7 @@ static struct policy loaded;
  * 0: not loaded yet; -1: loaded; any other value: being loaded, by a
  * thread of the process with that pid.
  */
-static atomic_long load_state;
+static atomic_long load_state STARTUP_DATA;
 
 /* /proc/self/exe, when /proc is there. */
 static const char *own_exe(char *buf, size_t size)

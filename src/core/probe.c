@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "export.h"
 #include "fdprop.h"
 #include "forklock.h"
 #include "probe.h"
@@ -23,7 +24,7 @@ _Atomic unsigned char cap_cache[CAP_COUNT] = {
 	[CAP_BUILTIN] = CAP_NATIVE,
 	[CAP_NEVER] = CAP_ABSENT,
 };
-static atomic_bool fallback_seen;
+static atomic_bool fallback_seen STARTUP_DATA;
 
 /* A scratch fd created with flags: were they applied, ignored? */
 static enum cap_state judge_scratch_fd(long fd, unsigned want)
