@@ -9,4 +9,12 @@
  */
 #include "config.h"
 
-__attribute__((visibility("hidden"))) void *__dso_handle = &__dso_handle;
+#include "export.h"
+
+/*
+ * Start-up data too (export.h): this, the first object linked, is where
+ * the linker meets that section first, and so places it first, beside
+ * the GOT.
+ */
+__attribute__((visibility("hidden"))) void *__dso_handle STARTUP_DATA =
+	&__dso_handle;

@@ -42,6 +42,16 @@
  * page whose tail it zeroes for .bss), so the start touches no other.
  * The fd table's first chunk (4 KiB) is one of them.
  */
-#define STARTUP_DATA __attribute__((section(".data.cloexec_startup")))
+#define STARTUP_DATA __attribute__((section("cloexec_startup")))
+
+/*
+ * Large variables that are zero at first, in .data too, as zeros in the
+ * file, not in .bss: a .bss longer than the rest of the last data page is
+ * mapped by the dynamic loader with one more mmap at every process start,
+ * and the tail of that page zeroed.  The pages fault in as .bss pages
+ * would, when touched.  What is left in .bss fits in the page's tail
+ * (startcost.test checks).
+ */
+#define ZERO_DATA __attribute__((section("cloexec_zero")))
 
 #endif /* CLOEXEC_EXPORT_H */

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "export.h"
 #include "fdprop.h"
 #include "fdreq.h"
 #include "forklock.h"
@@ -175,8 +176,8 @@ static bool open_may_block(int dirfd, const char *path, int flags)
  * cancellation ends.  (No unwinding through the wrapper: the library would
  * need -fexceptions, and with it libgcc_s loaded into every process.)
  */
-static pthread_key_t flight_key;
-static pthread_once_t flight_key_once = PTHREAD_ONCE_INIT;
+static pthread_key_t flight_key ZERO_DATA;
+static pthread_once_t flight_key_once ZERO_DATA = PTHREAD_ONCE_INIT;
 
 static void flight_abandoned(void *unused)
 {

@@ -21,7 +21,7 @@
  */
 uint8_t fdtable_chunk0[FDT_CHUNK] STARTUP_DATA;
 /* Slot 0 unused: fdtable_chunk() gives fdtable_chunk0 for it. */
-_Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS];
+_Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS] ZERO_DATA;
 /*
  * No chunk at or above this index is mapped.  Raised before a chunk is
  * published, so a fork child's copy never has a chunk beyond it.
@@ -39,7 +39,7 @@ struct origin_slot {
 	uint32_t dev;
 };
 
-static _Atomic(struct origin_slot *) origin_chunks[FDT_CHUNKS];
+static _Atomic(struct origin_slot *) origin_chunks[FDT_CHUNKS] ZERO_DATA;
 static const char origin_base[] = "";
 
 static uint32_t fold_dev(unsigned long long dev)
@@ -291,7 +291,7 @@ static int note_inherited(int fd, void *ctx)
 
 void fdtable_scan_inherited(void)
 {
-	static atomic_bool scanned;
+	static atomic_bool scanned ZERO_DATA;
 
 	if (!atomic_exchange(&scanned, true))
 		fdtable_for_each(note_inherited, NULL);

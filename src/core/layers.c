@@ -401,7 +401,7 @@ int layers_read_files(struct policy *p, const char *path, struct diag *errs,
  * there are any is start-up data (export.h), so that a load with none
  * does not read, and fault in, the page of the buffer.
  */
-static struct diag file_errs;
+static struct diag file_errs ZERO_DATA;
 static bool file_errs_pending STARTUP_DATA;
 
 void layers_load(struct policy *p, struct diag *env_errs)

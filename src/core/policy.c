@@ -655,7 +655,7 @@ uint32_t policy_word_of(const struct policy *p)
 	return w;
 }
 
-static struct policy loaded;
+static struct policy loaded ZERO_DATA;
 /*
  * 0: not loaded yet; -1: loaded; any other value: being loaded, by a
  * thread of the process with that pid.

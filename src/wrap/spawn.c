@@ -183,9 +183,9 @@ COMPAT_posix_spawnp(SPAWN_COMPAT)
  * child reset to the caller's mask and to default dispositions, and a
  * cancelled caller kills and reaps its child.
  */
-static pthread_mutex_t system_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct sigaction system_intr, system_quit;
-static int system_users;
+static pthread_mutex_t system_lock ZERO_DATA = PTHREAD_MUTEX_INITIALIZER;
+static struct sigaction system_intr ZERO_DATA, system_quit ZERO_DATA;
+static int system_users ZERO_DATA;
 
 static void system_restore_signals(void)
 {
