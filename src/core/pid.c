@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "config.h"
 
-#include <pthread.h>
-#include <time.h>
 
 #include "export.h"
 #include "pid.h"
@@ -38,30 +36,15 @@ void pid_child(void)
 }
 
 /*
- * The calling thread's id as libc caches it, read without a system call
- * through the thread's CPU-time clock, which Linux numbers from the id:
- * ~tid << 3 | CPUCLOCK_PERTHREAD_MASK | CPUCLOCK_SCHED.  glibc and musl
- * compute it from their cache.  0 if the clock does not look like that.
- */
-static long cached_tid(void)
-{
-	clockid_t clock;
-
-	if (pthread_getcpuclockid(pthread_self(), &clock) || (clock & 7) != 6)
-		return 0;
-	return ~(long)(clock >> 3);
-}
-
-/*
- * When a policy load came first, it asked already.  If this thread's
- * cached id is that pid, this is still that process, and its first thread
- * (a fork child's thread has a new id, made while the parent was alive),
- * and the answer stands.  Any other answer (a dependency forked in its
- * constructor, the library loaded from another thread, a libc with no
- * cache) costs the system call, as it always did.
+ * When a policy load came first (another object's constructor made an fd
+ * through a wrapper), it asked already, in this process or in the one
+ * this is a copy of, made between that load and this constructor, which
+ * no fork handler saw.  The answer stands: a copy keeps its parent's pid,
+ * and so takes itself for a process the image was not loaded into, the
+ * cautious side of every check of it (forklock.c, exec.c).
  */
 void pid_at_load(void)
 {
-	if (!image_pid || cached_tid() != image_pid)
+	if (!image_pid)
 		ask();
 }

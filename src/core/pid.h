@@ -26,7 +26,7 @@ long pid_own(void) __attribute__((visibility("hidden")));
 long pid_image(void) __attribute__((visibility("hidden")));
 /* In a child the library saw made: ask again. */
 void pid_child(void) __attribute__((visibility("hidden")));
-/* From the constructor: ask, unless a load before it already did here. */
+/* From the constructor: ask, unless a load before it already did. */
 void pid_at_load(void) __attribute__((visibility("hidden")));
 
 #endif /* CLOEXEC_PID_H */
