@@ -76,9 +76,8 @@ static const table_word class_names[FD_CLASS_COUNT] = {
  */
 static const char default_exempt[][24] = {
 	"sh", "bash", "rbash", "dash", "ash", "hush", "ksh", "ksh93", "mksh",
-	"zsh",
-	"flock", "systemd-socket-activate", "s6-fdholderd", "s6-ipcserverd",
-	"tcpserver", "execlineb",
+	"zsh", "flock", "systemd-socket-activate", "s6-fdholderd",
+	"s6-ipcserverd", "tcpserver", "execlineb",
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -605,11 +604,11 @@ void policy_settle(struct policy *p, const char *exe, const char *name,
 	bool exempt = false;
 	unsigned i;
 
+	/* The defaults are plain names: no pattern, no path. */
 	if (!p->exempt_set)
 		for (i = 0; i < COUNT(default_exempt); i++)
-			exempt |= program_matches(default_exempt[i],
-						  strlen(default_exempt[i]),
-						  exe, name, ran);
+			exempt |= (name && !strcmp(default_exempt[i], name)) ||
+				  (ran && !strcmp(default_exempt[i], ran));
 	for (i = 0; i < p->exempt_list.n; i++)
 		exempt |= program_matches(p->text + p->exempt_list.item[i].off,
 					  p->exempt_list.item[i].len, exe,
