@@ -35,22 +35,21 @@
 
 /*
  * Variables that every process start, or its first fd, reads or writes,
- * zero at first.  In .bss each would cost a page fault or two on a page
- * of its own (a read maps the zero page, the first write then faults
- * again); in .data they share the pages that the dynamic loader writes
- * anyway (the lazily bound GOT entries before them, and after them the
- * page whose tail it zeroes for .bss), so the start touches no other.
+ * zero at first.  Apart, each would cost a page fault or two on a page of
+ * its own (a read maps the page, the first write then faults again).  In
+ * this section, which the linker places first among the library's data
+ * (dso.c), they share the page of the lazily bound GOT entries, which the
+ * dynamic loader writes at every start anyway, and the page after it.
  * The fd table's first chunk (4 KiB) is one of them.
  */
 #define STARTUP_DATA __attribute__((section("cloexec_startup")))
 
 /*
- * Large variables that are zero at first, in .data too, as zeros in the
- * file, not in .bss: a .bss longer than the rest of the last data page is
- * mapped by the dynamic loader with one more mmap at every process start,
- * and the tail of that page zeroed.  The pages fault in as .bss pages
- * would, when touched.  What is left in .bss fits in the page's tail
- * (startcost.test checks).
+ * The other variables that are zero at first, as zeros in the file, not
+ * in .bss: a .bss longer than the rest of the last data page is mapped by
+ * the dynamic loader with one more mmap at every process start, and the
+ * tail of that page zeroed.  These pages fault in as .bss pages would,
+ * when touched.  The library has no .bss left (startcost.test checks).
  */
 #define ZERO_DATA __attribute__((section("cloexec_zero")))
 
