@@ -7,6 +7,7 @@
 noinst_LTLIBRARIES += src/libcorebase.la
 src_libcorebase_la_SOURCES = \
 	src/core/compat.h \
+	src/core/creds.c src/core/creds.h \
 	src/core/diag.c src/core/diag.h \
 	src/core/exec.c src/core/exec.h \
 	src/core/export.h \
@@ -21,6 +22,7 @@ src_libcorebase_la_SOURCES = \
 	src/core/probe.c src/core/probe.h \
 	src/core/real.c src/core/real.h \
 	src/core/report.c src/core/report.h \
+	src/core/shell.c src/core/shell.h \
 	src/core/sys.h \
 	src/core/thread.h
 # Unwind tables: a thread cancelled inside a wrapped call unwinds through
@@ -38,10 +40,13 @@ src_libcore_la_LIBADD = src/libcorebase.la
 # The wrappers: one file per fd family.
 noinst_LTLIBRARIES += src/libwrap.la
 src_libwrap_la_SOURCES = \
+	src/wrap/close.c \
+	src/wrap/creds.c \
 	src/wrap/dup.c \
 	src/wrap/event.c \
 	src/wrap/fdflags.c \
 	src/wrap/file.c \
+	src/wrap/lock.c \
 	src/wrap/mount.c \
 	src/wrap/msg.c \
 	src/wrap/pipe.c \
@@ -102,6 +107,7 @@ BUILT_SOURCES += symvers.h
 CLEANFILES += src/libcloexec.names src/libcloexec.map symvers.h
 EXTRA_DIST += src/symvers.sh
 EXTRA_DIST += src/entrypoints.def
+EXTRA_DIST += src/core/handoff.def src/handoff.sh
 
 bin_PROGRAMS += src/cloexec
 src_cloexec_SOURCES = src/cmd/cloexec.c src/cmd/audit.c src/cmd/audit.h \

@@ -5,11 +5,13 @@
 #include <sys/auxv.h>
 #include <sys/stat.h>
 
+#include "creds.h"
 #include "exec.h"
 #include "fdtable.h"
-#include "forklock.h"
+#include "pid.h"
 #include "policy.h"
 #include "report.h"
+#include "shell.h"
 #include "sys.h"
 
 /* The value of NAME=value in envp, or NULL. */
@@ -72,14 +74,20 @@ static void why_num(struct why *w, int n)
 
 const char *exec_kept_why(const struct exec_kept *k, int fd)
 {
-	unsigned i;
+	unsigned i, bits, own;
 
 	for (i = 0; k && i < k->n; i++)
 		if (k->fd[i].fd == fd)
 			return k->fd[i].why;
-	if (k && k->own_image &&
-	    (fdtable_get(fd) & (FDT_HERE | FDT_DELIBERATE)) == FDT_HERE)
+	/* In audit mode nothing is forced: the bits but that one. */
+	own = k ? k->own & ~FDT_FORCED : 0;
+	bits = k ? fdtable_get(fd) : 0;
+	if (own && (bits & (own | FDT_DELIBERATE)) == own)
 		return "made by this process, handed to its next image";
+	/* Made through a wrapper in this image: forced, or left as it was. */
+	if (k && k->shell && (bits & (FDT_FORCED | FDT_KEEP)) &&
+	    !(bits & (FDT_INHERITED | FDT_DELIBERATE)))
+		return "made by a shell (/etc/shells), for its commands";
 	return NULL;
 }
 
@@ -100,6 +108,8 @@ const char *exec_why_word(const char *reason)
 		{ "named in ", "env" },
 		{ "named as ", "argv" },
 		{ "made by this process", "own_image" },
+		{ "made by a shell", "shell" },
+		{ "holds a lock", "lock" },
 	};
 	size_t i;
 
@@ -107,6 +117,19 @@ const char *exec_why_word(const char *reason)
 		if (!strncmp(reason, words[i].prefix, strlen(words[i].prefix)))
 			return words[i].word;
 	return reason ? "rule" : NULL;
+}
+
+/*
+ * A flag the library forced may be cleared only under the credentials
+ * the fd was made with: a change that the wrappers saw has made every
+ * earlier forced flag the program's (creds.h); one they did not see is
+ * caught here, once per exec, and then no forced flag is cleared.
+ */
+static bool may_clear_forced(struct exec_kept *k)
+{
+	if (!k->creds)
+		k->creds = creds_unchanged() ? 1 : -1;
+	return k->creds > 0;
 }
 
 /*
@@ -129,7 +152,8 @@ static void choose(struct exec_kept *k, int fd, const char *what,
 			return;
 	flags = sys_fcntl(fd, F_GETFD, 0);
 	if (flags < 0 ||
-	    ((flags & FD_CLOEXEC) && !(fdtable_get(fd) & FDT_FORCED)))
+	    ((flags & FD_CLOEXEC) &&
+	     (!(fdtable_get(fd) & FDT_FORCED) || !may_clear_forced(k))))
 		return;
 	why_put(&w, what, what_len);
 	if (number_shown >= 0)
@@ -251,6 +275,96 @@ static void choose_after(struct exec_kept *k, const char *arg,
 	}
 }
 
+/* "named as " then the argument's first len bytes, then sep. */
+static size_t named_as(char what[EXEC_WHY_MAX], const char *arg, size_t len,
+		       char sep)
+{
+	if (len > 30)
+		len = 30;
+	memcpy(what, "named as ", 9);
+	memcpy(what + 9, arg, len);
+	what[9 + len] = sep;
+	return 10 + len;
+}
+
+enum handoff_form { HO_NEXT, HO_VALUE, HO_PREFIX, HO_BARE };
+
+/* The rows of handoff.def, as characters: no relocation at load. */
+static const struct handoff {
+	char program[16], option[20];
+	uint8_t form;
+} handoffs[] = {
+#define HANDOFF(program, option, form, example) { program, option, form },
+#include "handoff.def"
+#undef HANDOFF
+};
+
+static const char *file_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	return slash ? slash + 1 : path;
+}
+
+static bool starts_nocase(const char *s, const char *prefix)
+{
+	for (; *prefix; s++, prefix++)
+		if ((*s | 0x20) != (*prefix | 0x20))
+			return false;
+	return true;
+}
+
+/* The rows for the new program, on each argument. */
+static void keep_handoffs(char *const argv[], const char *path,
+			  struct exec_kept *k)
+{
+	const char *names[2] = { file_name(path), argv ? file_name(argv[0]) : 0 };
+	const char *arg, *end;
+	char what[EXEC_WHY_MAX];
+	size_t i, len, n;
+	int fd;
+
+	for (i = 0; i < sizeof(handoffs) / sizeof(*handoffs); i++) {
+		const struct handoff *h = &handoffs[i];
+
+		if ((!names[0] || strcmp(names[0], h->program)) &&
+		    (!names[1] || strcmp(names[1], h->program)))
+			continue;
+		len = strlen(h->option);
+		for (n = 1; argv && argv[0] && argv[n]; n++) {
+			arg = argv[n];
+			switch (h->form) {
+			case HO_BARE:
+				fd = parse_fd_prefix(arg, &end);
+				if (fd >= 0 && !*end)
+					choose(k, fd, "named as the address ",
+					       21, fd);
+				break;
+			case HO_PREFIX:
+				if (!starts_nocase(arg, h->option))
+					break;
+				fd = parse_fd_prefix(arg + len, &end);
+				if (fd >= 0)
+					choose(k, fd, what,
+					       named_as(what, arg, len, ' '),
+					       fd);
+				break;
+			default:
+				if (strncmp(arg, h->option, len))
+					break;
+				if (!arg[len] && argv[n + 1])
+					choose_list(k, argv[n + 1], what,
+						    named_as(what, arg, len,
+							     ' '));
+				else if (arg[len] == '=' && h->form == HO_VALUE)
+					choose_list(k, arg + len + 1, what,
+						    named_as(what, arg, len,
+							     '='));
+			}
+		}
+	}
+}
+
 /*
  * Numbers the arguments name as fds: /dev/fd/N and /proc/self/fd/N
  * anywhere in an argument, --name-fd N, --name-fd=N and -namefd N (the
@@ -260,6 +374,7 @@ static void choose_after(struct exec_kept *k, const char *arg,
 static void keep_named_args(char *const argv[], struct exec_kept *k)
 {
 	const char *arg, *name, *eq, *end;
+	char what[EXEC_WHY_MAX];
 	size_t len;
 	int fd;
 
@@ -268,7 +383,7 @@ static void keep_named_args(char *const argv[], struct exec_kept *k)
 		choose_after(k, arg, "/dev/fd/", false);
 		choose_after(k, arg, "/proc/self/fd/", false);
 		choose_after(k, arg, "fd=", true);
-		if (!strncmp(arg, "fd:", 3) &&
+		if (starts_nocase(arg, "fd:") &&
 		    (fd = parse_fd_prefix(arg + 3, &end)) >= 0 && !*end)
 			choose(k, fd, "named as fd:", 12, fd);
 		if (arg[0] != '-')
@@ -285,18 +400,12 @@ static void keep_named_args(char *const argv[], struct exec_kept *k)
 		if (!names_fd(name, len))
 			continue;
 		len += (size_t)(name - arg);
-		if (len > 30)
-			len = 30;
-		{
-			char what[EXEC_WHY_MAX] = "named as ";
-
-			memcpy(what + 9, arg, len);
-			what[9 + len] = eq ? '=' : ' ';
-			if (eq)
-				choose_list(k, eq + 1, what, 10 + len);
-			else if (argv[1])
-				choose_list(k, argv[1], what, 10 + len);
-		}
+		if (eq)
+			choose_list(k, eq + 1, what,
+				    named_as(what, arg, len, '='));
+		else if (argv[1])
+			choose_list(k, argv[1], what,
+				    named_as(what, arg, len, ' '));
 	}
 }
 
@@ -305,35 +414,54 @@ static bool starts(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
-/*
- * Numbers the environment names as fds.  A variable named for them (its
- * name has "FD" in it: UWSGI_EMPEROR_FD, EINHORN_FDS, GUNICORN_FD) and the
- * socket handovers: NGINX="5;6;", FPM_SOCKETS="addr=5,addr=6",
- * SERVER_STARTER_PORT="addr=5;addr=6", WAYLAND_SOCKET=5; in each item
- * (between , ; | : and blanks) the number after the last '=', or the
- * item if it is a number.  HAPROXY_* name many numbers (pids): only its
- * fd=N items count.  LISTEN_* has its own rule, with the pid.
- */
-static void keep_named_env(char *const envp[], struct exec_kept *k)
+enum handoff_env_form { HO_ITEMS, HO_FD_ITEMS };
+
+static const struct handoff_env {
+	char name[24];
+	uint8_t form;
+} handoff_envs[] = {
+#define HANDOFF_ENV(name, form, example) { name, form },
+#include "handoff.def"
+#undef HANDOFF_ENV
+};
+
+/* e's row, if its name is one: "NAME=" whole, or a prefix "NAME_". */
+static const struct handoff_env *env_row(const char *e, const char *eq)
 {
-	static const char handovers[][24] = {
-		"NGINX=", "FPM_SOCKETS=", "SERVER_STARTER_PORT=",
-		"WAYLAND_SOCKET=",
-	};
+	size_t i, len;
+
+	for (i = 0; i < sizeof(handoff_envs) / sizeof(*handoff_envs); i++) {
+		len = strlen(handoff_envs[i].name);
+		if (!strncmp(e, handoff_envs[i].name, len) &&
+		    (handoff_envs[i].name[len - 1] == '_' || e + len == eq))
+			return &handoff_envs[i];
+	}
+	return NULL;
+}
+
+/*
+ * Numbers the environment names as fds: the rows of handoff.def, and a
+ * variable named for them (its name has "FD" in it: UWSGI_EMPEROR_FD,
+ * EINHORN_FDS, GUNICORN_FD), whose items are read as HO_ITEMS.  LISTEN_*
+ * has its own rule, with the pid.  With untrusted set (a CGI program),
+ * no HTTP_* variable: their names are the request's header names.
+ */
+static void keep_named_env(char *const envp[], bool untrusted,
+			   struct exec_kept *k)
+{
+	const struct handoff_env *row;
 	const char *e, *eq, *p, *item, *end;
-	bool haproxy, named;
-	size_t i;
+	bool named;
 	int fd;
 
 	for (; envp && *envp; envp++) {
 		e = *envp;
 		eq = strchr(e, '=');
-		if (!eq || starts(e, "LISTEN_"))
+		if (!eq || starts(e, "LISTEN_") ||
+		    (untrusted && starts(e, "HTTP_")))
 			continue;
-		haproxy = starts(e, "HAPROXY_");
-		named = haproxy;
-		for (i = 0; i < sizeof(handovers) / sizeof(*handovers); i++)
-			named |= starts(e, handovers[i]);
+		row = env_row(e, eq);
+		named = row != NULL;
 		for (p = e; !named && p + 1 < eq; p++)
 			named = p[0] == 'F' && p[1] == 'D';
 		if (!named)
@@ -345,7 +473,7 @@ static void keep_named_env(char *const envp[], struct exec_kept *k)
 			end = p;
 			if (*p)
 				p++;
-			if (haproxy) {
+			if (row && row->form == HO_FD_ITEMS) {
 				if (!starts(item, "fd="))
 					continue;
 				item += 3;
@@ -368,7 +496,19 @@ static void keep_named_env(char *const envp[], struct exec_kept *k)
 	}
 }
 
-/* Rule 4, for each fd this process made and the library flagged. */
+/* The lock rule: an fd through which the program holds a lock. */
+static void keep_locked(int fd, void *ctx)
+{
+	choose(ctx, fd, "holds a lock", 12, -1);
+}
+
+static void count_fd(int fd, void *ctx)
+{
+	(void)fd;
+	++*(unsigned *)ctx;
+}
+
+/* Rule 1 and the shell rule, for each fd they hand on. */
 static void hand_on(int fd, void *ctx)
 {
 	long flags = sys_fcntl(fd, F_GETFD, 0);
@@ -388,16 +528,45 @@ static void take_back(int fd, void *ctx)
 }
 
 /*
- * Rule 4 is for a process that execs without having forked first: the
- * one this image was started in.  A child of it (fork, vfork, clone) has
- * another pid; so, however it was made, what it holds was handed to it
- * (a fork child's copy of the table has no FDT_HERE marks either).  Not
- * in a setuid process: what it execs may be its caller's choice, and
- * what it opened is not the caller's to have.
+ * Rule 1 is for a process that execs in place what it made itself.  The
+ * image's own process hands on all it made; a fork child the library saw
+ * (whose table lost what its parent made: fdtable_forget_here) the copies
+ * it made between its fork and its exec: dup()s of a pipe end or a socket
+ * for the program it execs.  Not what else it made there, which may be
+ * its own plumbing (socat's child makes a socketpair for its messages
+ * before it execs).  Not a child that shares this memory (vfork,
+ * posix_spawn) or that no fork handler saw (a raw clone): its pid is not
+ * one the library keeps.  Not in a setuid process: what it execs may be
+ * its caller's choice, and what it opened is not the caller's to have.
+ * The bits the handed-on fds have, or 0.
  */
-static bool owns_marks(enum exec_as as, bool secure)
+static uint8_t own_marks(enum exec_as as, bool secure)
 {
-	return as == EXEC_AS_SELF && !secure && forklock_in_image_process();
+	long pid;
+
+	if (as != EXEC_AS_SELF || secure)
+		return 0;
+	pid = pid_raw();
+	if (pid == pid_image())
+		return FDT_FORCED | FDT_HERE;
+	return pid == pid_own() ? FDT_FORCED | FDT_HERE | FDT_COPY : 0;
+}
+
+/*
+ * The shell rule: in a shell, every fd it left without the flag is for
+ * its commands (exec 3<file; cmd 3>lock).  Asked only where a flag the
+ * library forced is there to clear, or for the audit: it reads
+ * /etc/shells, once an image.
+ */
+static bool is_shell(enum exec_as as, bool secure, bool reporting)
+{
+	unsigned forced = 0;
+
+	if (secure || !policy_get()->shell_rule)
+		return false;
+	if (!reporting)
+		fdtable_for_each_marked(FDT_FORCED, count_fd, &forced);
+	return (reporting || forced) && shell_image(as != EXEC_AS_VFORK_CHILD);
 }
 
 void exec_prepare(char *const argv[], char *const envp[], const char *path,
@@ -405,15 +574,26 @@ void exec_prepare(char *const argv[], char *const envp[], const char *path,
 {
 	uint32_t word = policy_word();
 	unsigned i;
+	/* A CGI program's arguments are the request's query string. */
+	bool cgi = env_value(envp, "GATEWAY_INTERFACE") != NULL;
 
 	k->n = 0;
+	k->creds = 0;
 	k->secure = getauxval(AT_SECURE) != 0;
-	k->own_image = owns_marks(as, k->secure);
+	k->own = own_marks(as, k->secure);
+	k->shell = is_shell(as, k->secure, word & POLICY_REPORT);
+	k->handed_on = 0;
 	if (!k->secure) {
 		keep_listen_fds(envp, k);
 		keep_jobserver(envp, k);
-		keep_named_args(argv, k);
-		keep_named_env(envp, k);
+		if (!cgi) {
+			keep_named_args(argv, k);
+			keep_handoffs(argv, path, k);
+		}
+		keep_named_env(envp, cgi, k);
+		fdtable_for_each_marked(FDT_LOCK_FILE, keep_locked, k);
+		if (as == EXEC_AS_SELF)
+			fdtable_for_each_marked(FDT_LOCK_PROC, keep_locked, k);
 	}
 	if (word & POLICY_SWEEP)
 		fdtable_sweep(word & POLICY_KEEPS);
@@ -425,8 +605,16 @@ void exec_prepare(char *const argv[], char *const envp[], const char *path,
 			k->fd[i].cleared = true;
 		}
 	}
-	if (k->own_image)
-		fdtable_for_each_marked(FDT_FORCED | FDT_HERE, hand_on, NULL);
+	if ((k->shell || k->own) && !may_clear_forced(k)) {
+		k->shell = false;
+		k->own = 0;
+	}
+	if (k->shell)
+		k->handed_on = FDT_FORCED;
+	else
+		k->handed_on = k->own;
+	if (k->handed_on)
+		fdtable_for_each_marked(k->handed_on, hand_on, NULL);
 	if (word & POLICY_REPORT)
 		report_inherited(path, argv, k, as == EXEC_AS_SPAWNER);
 }
@@ -435,8 +623,8 @@ void exec_undo(const struct exec_kept *k)
 {
 	unsigned i;
 
-	if (k->own_image)
-		fdtable_for_each_marked(FDT_FORCED | FDT_HERE, take_back, NULL);
+	if (k->handed_on)
+		fdtable_for_each_marked(k->handed_on, take_back, NULL);
 	for (i = 0; i < k->n; i++)
 		if (k->fd[i].cleared)
 			take_back(k->fd[i].fd, NULL);

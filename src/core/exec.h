@@ -4,30 +4,36 @@
  * starts one (the exec family, posix_spawn, system, popen), in this order
  * (doc/inheritance.md has the why of each rule):
  *
- * 1. the fds the new program is told about are chosen, each only if it is
- *    inheritable already or its close-on-exec flag is the library's (one
- *    the program set itself is never cleared):
+ * 1. the fds the new program is told about, or that hold a lock, are
+ *    chosen, each only if it is inheritable already or its close-on-exec
+ *    flag is the library's (one the program set itself is never cleared):
  *    - LISTEN_FDS (with LISTEN_PID naming this process), make's
  *      jobserver (--jobserver-auth=R,W or --jobserver-fds=R,W in
  *      MAKEFLAGS, when they are pipes this process inherited);
  *    - numbers named in the arguments: /dev/fd/N, /proc/self/fd/N, an
  *      option whose name ends in "fd" or "fds" and its value (--status-fd
  *      16, --status-fd=16, -displayfd 3), gpg's -&N, openssl's fd:N,
- *      qemu's fd=N;
+ *      qemu's fd=N, and the rows of handoff.def for the new program
+ *      (dbus-daemon --print-address N, bwrap --file N DEST, ...); none
+ *      in a CGI program (GATEWAY_INTERFACE), whose arguments are a
+ *      stranger's query string;
  *    - numbers named in the environment: a variable whose name has "FD"
- *      in it, and the socket handovers NGINX, FPM_SOCKETS,
- *      SERVER_STARTER_PORT, WAYLAND_SOCKET and HAPROXY_* (fd=N);
+ *      in it, and handoff.def's variables (NGINX, HAPROXY_*, ...);
+ *    - an fd the program holds a lock through (rule 4);
  * 2. the sweep (sweep=on): every fd at 3 and above that nothing keeps is
  *    marked close-on-exec;
  * 3. the chosen fds are made inheritable;
- * 4. an exec without fork (not in a vfork or clone child) hands on what
- *    this very process made and the library flagged: its own next image;
+ * 4. an exec in place hands on what this very process made and the
+ *    library flagged (rule 1: all of it in the image's own process, the
+ *    copies it made in a fork child); a shell /etc/shells registers,
+ *    everything the library flagged (rule 5);
  * 5. the audit lines (report=on, mode=audit) for what it will inherit,
  *    with the reason each is passed on, when a rule knows it.
  *
  * In a secure-execution (setuid) process none of 1 and 4 apply: the
  * environment and the arguments are the caller's, and so is the choice
- * to exec.
+ * to exec.  No flag the library forced before a change of credentials
+ * is cleared (creds.h).
  *
  * If the exec fails, or once a spawn has started its child, exec_undo()
  * gives back the flags that 3 and 4 cleared.
@@ -43,6 +49,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum exec_as {
 	EXEC_AS_SELF,	     /* this process becomes the new program */
@@ -56,7 +63,18 @@ enum exec_as {
 /* What the rules keep, on the stack of the wrapper: no memory written. */
 struct exec_kept {
 	unsigned n;
-	bool own_image; /* rule 4 applies */
+	/*
+	 * Rule 1: the fd table bits of the fds this process made and hands
+	 * to its own next image (own_marks in exec.c), or 0.
+	 */
+	uint8_t own;
+	bool shell; /* the shell rule applies */
+	/*
+	 * The fd table bits of the fds whose flag step 4 cleared (own, or
+	 * FDT_FORCED for a shell), or 0 for none.
+	 */
+	uint8_t handed_on;
+	signed char creds; /* 0: not asked yet; 1: unchanged; -1: changed */
 	bool secure;
 	struct {
 		int fd;

@@ -94,8 +94,10 @@ enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
 	rq->flags = rq->rest;
 	rq->fast = false;
 	props = rq->want | rq->force;
-	rq->mark = rq->force & ~rq->want & FDP_CLOEXEC ? FDT_FORCED | FDT_HERE
-						       : 0;
+	rq->mark = rq->force & ~rq->want & FDP_CLOEXEC
+			   ? FDT_FORCED_MARK(spec->cls)
+			   : 0;
+	rq->copy = spec->cls == FD_CLASS_DUP ? FDT_COPY : 0;
 	if (!props && !spec->flagged_call)
 		return rq->path = FDREQ_PLAIN;
 	if (cap_native(spec->cap)) {
@@ -257,12 +259,12 @@ void fdreq_mark(struct fdreq *rq, int fd)
 	if (fd > 2) {
 		if (props & FDP_CLOEXEC)
 			fdtable_note_new(fd, forced_only & FDP_CLOEXEC
-						     ? FDT_FORCED | FDT_HERE
+						     ? rq->mark
 						     : 0);
 		else if (rq->onto)
 			fdtable_note_new(fd, FDT_KEEP | FDT_DELIBERATE);
 		else
-			fdtable_note_new(fd, FDT_KEEP | FDT_HERE);
+			fdtable_note_new(fd, FDT_KEEP | FDT_HERE | rq->copy);
 	}
 	if (rq->extra & POLICY_REPORT)
 		fdtable_note_origin(fd, rq->call, rq->caller);

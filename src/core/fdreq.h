@@ -64,6 +64,7 @@ struct fdreq {
 	bool onto;	/* the program chose the number (dup2, dup3) */
 	bool fast;	/* native, close-on-exec, nothing else to do above 2 */
 	uint8_t mark;	/* on the fast path: the fd's bits (fdtable_note_new) */
+	uint8_t copy;	/* FDT_COPY for a call that copies an fd (slow path) */
 	const char *call; /* for the audit: which call ... */
 	void *caller;	  /* ... called from where */
 };
@@ -122,7 +123,7 @@ fdreq_try_fast(struct fdreq *rq, const struct fd_spec *spec, int flags,
 	rq->rest = flags;
 	rq->flags = flags | flags_unmap(&spec->family, FDP_CLOEXEC);
 	rq->fast = true;
-	rq->mark = FDT_FORCED | FDT_HERE;
+	rq->mark = FDT_FORCED_MARK(spec->cls);
 	rq->path = FDREQ_NATIVE;
 	return true;
 }

@@ -22,11 +22,7 @@
 uint8_t fdtable_chunk0[FDT_CHUNK] STARTUP_DATA;
 /* Slot 0 unused: fdtable_chunk() gives fdtable_chunk0 for it. */
 _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS] ZERO_DATA;
-/*
- * No chunk at or above this index is mapped.  Raised before a chunk is
- * published, so a fork child's copy never has a chunk beyond it.
- */
-static atomic_uint chunks_top = 1;
+atomic_uint fdtable_top STARTUP_DATA;
 /*
  * An origin as stored, 24 bytes: the call's name is one of the library's
  * own strings, kept as its distance from a string of the library, and the
@@ -68,16 +64,11 @@ static void *chunk_in(_Atomic(void *) *slots, int fd, size_t size)
 	return expected;
 }
 
+/* The top is raised first: no walk of a fork child's copy stops short. */
 static uint8_t *chunk_for(int fd)
 {
-	unsigned want = ((unsigned)fd >> FDT_CHUNK_SHIFT) + 1;
-	unsigned top = atomic_load(&chunks_top);
-
 	if ((unsigned)fd < FDT_CHUNK)
 		return fdtable_chunk0;
-	while (top < want &&
-	       !atomic_compare_exchange_weak(&chunks_top, &top, want))
-		;
 	return chunk_in((_Atomic(void *) *)fdtable_chunks, fd, FDT_CHUNK);
 }
 
@@ -123,12 +114,24 @@ bool fdtable_origin(int fd, struct fd_origin *out)
 	return true;
 }
 
+void fdtable_raise_top(int fd)
+{
+	unsigned top = atomic_load_explicit(&fdtable_top, memory_order_relaxed);
+
+	while (top <= (unsigned)fd &&
+	       !atomic_compare_exchange_weak_explicit(
+		       &fdtable_top, &top, (unsigned)fd + 1,
+		       memory_order_relaxed, memory_order_relaxed))
+		;
+}
+
 static void set_bits(int fd, unsigned bits)
 {
 	uint8_t *chunk;
 
 	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return;
+	fdtable_raise_top(fd);
 	chunk = chunk_for(fd);
 	if (chunk)
 		chunk[fd & (FDT_CHUNK - 1)] |= bits;
@@ -151,46 +154,84 @@ void fdtable_note_far(int fd, unsigned bits)
 	/* Nothing to forget in a chunk never mapped, nothing to note. */
 	if (!bits && !chunk_if_mapped(fd))
 		return;
+	fdtable_raise_top(fd);
 	chunk = chunk_for(fd);
 	if (chunk)
 		chunk[fd & (FDT_CHUNK - 1)] = (uint8_t)bits;
 }
 
 /*
- * In every fork child: eight entries at a time, and a word with no
- * FDT_HERE bit is not written, so the pages of a table that holds none
- * (most processes that fork) stay shared with the parent.
+ * Clear mask in the entries of fds first to last that have any of it,
+ * below the top.  An entry without the bits is not written, so the pages
+ * of a fork child's copy stay shared with the parent where nothing
+ * changes.
  */
+static void clear_bits(unsigned first, unsigned last, uint8_t mask)
+{
+	unsigned top = atomic_load_explicit(&fdtable_top, memory_order_acquire);
+	unsigned fd, end;
+	uint8_t *chunk;
+
+	if (last >= top)
+		last = top - 1;
+	for (fd = first; top && fd <= last; fd = end + 1) {
+		end = fd | (FDT_CHUNK - 1);
+		if (end > last)
+			end = last;
+		chunk = fdtable_chunk(fd >> FDT_CHUNK_SHIFT,
+				      memory_order_acquire);
+		for (; chunk && fd <= end; fd++)
+			if (chunk[fd & (FDT_CHUNK - 1)] & mask)
+				chunk[fd & (FDT_CHUNK - 1)] &= (uint8_t)~mask;
+	}
+}
+
 void fdtable_forget_here(void)
 {
-	const uint64_t here = 0x0101010101010101ull * FDT_HERE;
-	unsigned top = atomic_load(&chunks_top), i, j;
-	uint64_t w;
+	clear_bits(0, ~0u, FDT_HERE | FDT_LOCK_PROC);
+}
 
-	for (i = 0; i < top; i++) {
-		uint8_t *chunk = fdtable_chunk(i, memory_order_relaxed);
+void fdtable_forget_forced(void)
+{
+	clear_bits(0, ~0u, FDT_FORCED | FDT_HERE | FDT_LOCK_FILE | FDT_LOCK_PROC);
+}
 
-		for (j = 0; chunk && j < FDT_CHUNK; j += sizeof(w)) {
-			memcpy(&w, chunk + j, sizeof(w));
-			if (w & here) {
-				w &= ~here;
-				memcpy(chunk + j, &w, sizeof(w));
-			}
-		}
-	}
+void fdtable_forget_range(unsigned first, unsigned last)
+{
+	clear_bits(first, last, 0xff);
+}
+
+void fdtable_own_flag_range(unsigned first, unsigned last)
+{
+	clear_bits(first, last, FDT_KEEP | FDT_DELIBERATE | FDT_FORCED);
+}
+
+void fdtable_note_lock(int fd, unsigned bits)
+{
+	if (bits)
+		set_bits(fd, bits);
+	else if (fd >= 0)
+		clear_bits((unsigned)fd, (unsigned)fd,
+			   FDT_LOCK_FILE | FDT_LOCK_PROC);
 }
 
 void fdtable_for_each_marked(unsigned bits, void (*fn)(int fd, void *ctx),
 			     void *ctx)
 {
-	unsigned i, j;
+	unsigned top = atomic_load_explicit(&fdtable_top, memory_order_acquire);
+	unsigned fd;
+	uint8_t *chunk = NULL;
 
-	for (i = 0; i < FDT_CHUNKS; i++) {
-		uint8_t *chunk = fdtable_chunk(i, memory_order_acquire);
-
-		for (j = 0; chunk && j < FDT_CHUNK; j++)
-			if ((chunk[j] & bits) == bits)
-				fn((int)(i * FDT_CHUNK + j), ctx);
+	for (fd = 0; fd < top; fd++) {
+		if (!(fd & (FDT_CHUNK - 1)))
+			chunk = fdtable_chunk(fd >> FDT_CHUNK_SHIFT,
+					      memory_order_acquire);
+		if (!chunk) {
+			fd |= FDT_CHUNK - 1;
+			continue;
+		}
+		if ((chunk[fd & (FDT_CHUNK - 1)] & bits) == bits)
+			fn((int)fd, ctx);
 	}
 }
 

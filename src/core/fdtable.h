@@ -38,7 +38,26 @@ enum {
 	 * handler, is told apart at exec by its pid instead (exec.c).
 	 */
 	FDT_HERE = 1 << 4,
+	/*
+	 * The program holds a lock through this fd.  FDT_LOCK_FILE: a lock
+	 * of the open file (flock, an OFD lock), which a fork child shares
+	 * and which lasts while any copy of the fd is open.  FDT_LOCK_PROC:
+	 * a POSIX record lock (fcntl F_SETLK, lockf), which belongs to this
+	 * process alone: a fork child forgets it with FDT_HERE.
+	 */
+	FDT_LOCK_FILE = 1 << 5,
+	FDT_LOCK_PROC = 1 << 6,
+	/*
+	 * A copy of another fd (dup, F_DUPFD): what a fork child makes so,
+	 * between its fork and its exec, is for the program it execs
+	 * (exec.c, rule 1).
+	 */
+	FDT_COPY = 1 << 7,
 };
+
+/* The bits of an fd whose flag the library forced, made by a call of cls. */
+#define FDT_FORCED_MARK(cls)                                                   \
+	(FDT_FORCED | FDT_HERE | ((cls) == FD_CLASS_DUP ? FDT_COPY : 0))
 
 #define FDT_CHUNK_SHIFT 12
 #define FDT_CHUNK (1u << FDT_CHUNK_SHIFT)
@@ -51,13 +70,37 @@ extern _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS]
  * the fast path notes every new fd there with one store.
  */
 extern uint8_t fdtable_chunk0[FDT_CHUNK] __attribute__((visibility("hidden")));
+/*
+ * One past the highest fd ever noted: the walks of the table stop there,
+ * so they cost the fds a process has had, not the table's capacity.
+ */
+extern atomic_uint fdtable_top __attribute__((visibility("hidden")));
+void fdtable_raise_top(int fd) __attribute__((visibility("hidden")));
 
 void fdtable_set_keep(int fd) __attribute__((visibility("hidden")));
 /* A new fd at fd: what was known of the number before is forgotten. */
 void fdtable_note_far(int fd, unsigned bits)
 	__attribute__((visibility("hidden")));
-/* In a fork child: no fd here was made by this process yet. */
+/*
+ * In a fork child: no fd here was made by this process yet, and no POSIX
+ * lock is held by it.
+ */
 void fdtable_forget_here(void) __attribute__((visibility("hidden")));
+/*
+ * The process's credentials changed: no flag forced so far is the
+ * library's any more (no rule may clear it), nor was any fd made or
+ * locked under the credentials it has now.
+ */
+void fdtable_forget_forced(void) __attribute__((visibility("hidden")));
+/* fds first to last are closed: nothing is known of their numbers. */
+void fdtable_forget_range(unsigned first, unsigned last)
+	__attribute__((visibility("hidden")));
+/* The program set close-on-exec on first to last itself (close_range). */
+void fdtable_own_flag_range(unsigned first, unsigned last)
+	__attribute__((visibility("hidden")));
+/* The program took (bits: FDT_LOCK_*) or dropped (0) a lock through fd. */
+void fdtable_note_lock(int fd, unsigned bits)
+	__attribute__((visibility("hidden")));
 /*
  * Call fn on each fd whose bits have all of these set (from the table,
  * not from the kernel: the fd may be closed by now).  Raw calls only.
@@ -132,10 +175,23 @@ static inline unsigned fdtable_get(int fd)
  */
 static inline void fdtable_note_new(int fd, unsigned bits)
 {
-	if (__builtin_expect((unsigned)fd < FDT_CHUNK, 1))
+	if (__builtin_expect((unsigned)fd < FDT_CHUNK, 1)) {
 		fdtable_chunk0[fd] = (uint8_t)bits;
-	else
+		if ((unsigned)fd >= atomic_load_explicit(&fdtable_top,
+							 memory_order_relaxed))
+			fdtable_raise_top(fd);
+	} else {
 		fdtable_note_far(fd, bits);
+	}
+}
+
+/* fd is closed (close, fclose, closedir): its number means nothing now. */
+static inline void fdtable_forget(int fd)
+{
+	if (__builtin_expect((unsigned)fd < FDT_CHUNK, 1))
+		fdtable_chunk0[fd] = 0;
+	else if (fd >= 0)
+		fdtable_forget_range((unsigned)fd, (unsigned)fd);
 }
 
 /*

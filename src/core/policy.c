@@ -601,7 +601,7 @@ static bool program_matches(const char *item, size_t len, const char *exe,
 void policy_settle(struct policy *p, const char *exe, const char *name,
 		   const char *ran)
 {
-	bool exempt = false;
+	bool exempt = false, unexempted = false;
 	unsigned i;
 
 	/* The defaults are plain names: no pattern, no path. */
@@ -617,8 +617,9 @@ void policy_settle(struct policy *p, const char *exe, const char *name,
 		if (program_matches(p->text + p->unexempt_list.item[i].off,
 				    p->unexempt_list.item[i].len, exe, name,
 				    ran))
-			exempt = false;
-	p->exempt = exempt;
+			unexempted = true;
+	p->exempt = exempt && !unexempted;
+	p->shell_rule = !p->exempt_set && !unexempted;
 }
 
 /* Does an exempt= item name a path, which only the executable answers? */

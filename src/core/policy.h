@@ -130,6 +130,12 @@ struct policy {
 	bool report; /* audit lines at exec, also when enforcing */
 	bool sweep;  /* the exec-time sweep */
 	bool exempt; /* this program is in the exempt list */
+	/*
+	 * The defaults stand for this program (no exempt=none, and no
+	 * exempt=-item names it): a shell /etc/shells registers hands its
+	 * fds to its commands (exec.c, shell.h).
+	 */
+	bool shell_rule;
 	unsigned nkeep;
 	struct {
 		int lo, hi;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dup, dup2, dup3, and fcntl/fcntl64 with F_DUPFD and F_DUPFD_CLOEXEC;
- * glibc's exported __dup2 and __fcntl too.
+ * glibc's exported __dup2 and __fcntl too.  fcntl's lock commands are
+ * noted by lock.c.
  *
  * dup() and F_DUPFD become F_DUPFD_CLOEXEC natively.  dup2/dup3 onto a
  * number the program chose keep dup2's meaning unless the policy enforces
@@ -165,16 +166,24 @@ static int fcntl_setfd(int (*real)(int, int, ...), int fd, void *arg)
 	return ret;
 }
 
+void lock_note_fcntl(int fd, int cmd, const void *arg)
+	__attribute__((visibility("hidden")));
+
 /* One body for every name of fcntl; call is the name, for the audit. */
 WRAPPER_HELPER int fcntl_with(const char *call,
 			      int (*real)(int, int, ...), int fd, int cmd,
 			      void *arg)
 {
+	int ret;
+
 	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
 		return fcntl_dup(call, real, fd, cmd, arg);
 	if (cmd == F_SETFD)
 		return fcntl_setfd(real, fd, arg);
-	return real(fd, cmd, arg);
+	ret = real(fd, cmd, arg);
+	if (ret == 0)
+		lock_note_fcntl(fd, cmd, arg);
+	return ret;
 }
 
 CLOEXEC_EXPORT int fcntl(int fd, int cmd, ...)

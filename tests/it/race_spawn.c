@@ -10,9 +10,15 @@
  * fork).  fdreport lists every fd it inherited: each one is a leak.
  *
  * With the lock: no leak in a bounded run.  With the lock switched off
- * (the test-only switch): leaks through every one of the six ways, so the
- * test can fail for each.  Either way the run ends within its bound
- * (alarm): no deadlock, no hang.
+ * (the test-only switch): leaks through every one of the five ways that
+ * start a child, so the test can fail for each.  Either way the run ends
+ * within its bound (alarm): no deadlock, no hang.
+ *
+ * An exec without fork hands the new image every fd the process made,
+ * its other threads' included (doc/inheritance.md, rule 1, which now
+ * holds in a fork child too): what fdreport lists there is handed on by
+ * design, not leaked, and is printed but not counted.  That way still
+ * runs, for the bound.
  */
 #include "config.h"
 
@@ -295,7 +301,7 @@ static long total_leaks(void)
 	long n = 0;
 	int m;
 
-	for (m = 0; m < METHODS; m++)
+	for (m = 0; m < EXEC; m++)
 		n += leaks[m];
 	return n;
 }
@@ -305,7 +311,7 @@ static bool every_method_leaked(void)
 {
 	int m;
 
-	for (m = 0; m < METHODS; m++)
+	for (m = 0; m < EXEC; m++)
 		if (!leaks[m])
 			return false;
 	return true;

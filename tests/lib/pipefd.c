@@ -3,7 +3,7 @@
  * pipefd: the small C parent of the inheritance tests.  It makes a plain
  * pipe(), as apt does for dpkg --status-fd, and starts a program by fork
  * and exec with the number of one end in its arguments, where an argument
- * says %fd:
+ * says %fd (or has it in it: --print-address=%fd):
  *
  *	pipefd write TEXT PROGRAM ARG...  the program reads TEXT from the
  *					  pipe; exits with its status
@@ -31,15 +31,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* Each "%fd" in an argument, whole or part of it, becomes the number. */
 static char **with_fd(char **argv, int fd)
 {
-	static char number[16];
+	static char args[16][64];
+	char number[16], *at;
 	int i;
 
 	snprintf(number, sizeof(number), "%d", fd);
-	for (i = 0; argv[i]; i++)
-		if (!strcmp(argv[i], "%fd"))
-			argv[i] = number;
+	for (i = 0; argv[i]; i++) {
+		at = strstr(argv[i], "%fd");
+		if (!at || i >= 16 || strlen(argv[i]) >= sizeof(args[i]) - 8)
+			continue;
+		snprintf(args[i], sizeof(args[i]), "%.*s%s%s",
+			 (int)(at - argv[i]), argv[i], number, at + 3);
+		argv[i] = args[i];
+	}
 	return argv;
 }
 

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "config.h"
+
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "export.h"
+#include "shell.h"
+#include "sys.h"
+
+/* 0: not asked yet in this image; 1: a shell; -1: not one. */
+static signed char known ZERO_DATA;
+
+bool shell_name(const char *name, unsigned long len)
+{
+	static const char suffix[] = "-static";
+	const char *base = name + len;
+
+	while (base > name && base[-1] != '/')
+		base--;
+	if (len >= sizeof(suffix) - 1 &&
+	    !memcmp(name + len - (sizeof(suffix) - 1), suffix,
+		    sizeof(suffix) - 1))
+		len -= sizeof(suffix) - 1;
+	while (name + len > base && name[len - 1] >= '0' &&
+	       name[len - 1] <= '9')
+		len--;
+	return name + len - base >= 2 && name[len - 2] == 's' &&
+	       name[len - 1] == 'h';
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* An absolute entry of /etc/shells, a shell's name, that is exe. */
+static bool names_exe(char *entry, unsigned long len, const struct stat *exe)
+{
+	struct stat st;
+
+	if (entry[0] != '/' || !shell_name(entry, len))
+		return false;
+	entry[len] = '\0';
+	return stat(entry, &st) == 0 && same_file(&st, exe);
+}
+
+static bool ask(void)
+{
+	char buf[4096];
+	struct stat exe;
+	const char *execfn;
+	long fd, n;
+	char *p, *line, *end;
+
+	if (stat("/proc/self/exe", &exe)) {
+		execfn = (const char *)getauxval(AT_EXECFN);
+		if (!execfn || stat(execfn, &exe))
+			return false;
+	}
+	fd = sys_openat(AT_FDCWD, "/etc/shells", O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return false;
+	n = sys_call(SYS_read, fd, buf, sizeof(buf) - 1, 0, 0);
+	sys_close((int)fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (line = buf; *line; line = end) {
+		for (end = line; *end && *end != '\n'; end++)
+			;
+		p = end;
+		while (p > line &&
+		       (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\r'))
+			p--;
+		if (*end)
+			end++;
+		if (names_exe(line, (unsigned long)(p - line), &exe))
+			return true;
+	}
+	return false;
+}
+
+bool shell_image(bool may_remember)
+{
+	bool yes;
+
+	if (known)
+		return known > 0;
+	yes = ask();
+	if (may_remember)
+		known = yes ? 1 : -1;
+	return yes;
+}
