@@ -182,6 +182,8 @@ tests_lib_holdfds_SOURCES = tests/lib/holdfds.c
 # test itself, linked with the library (setuid ignores LD_PRELOAD).
 check_PROGRAMS += tests/lib/pipefd
 tests_lib_pipefd_SOURCES = tests/lib/pipefd.c
+check_PROGRAMS += tests/lib/handon
+tests_lib_handon_SOURCES = tests/lib/handon.c
 EXTRA_DIST += tests/lib/suidfd.c
 
 # For programs without a test harness (and any C library, no Check): the
@@ -225,6 +227,7 @@ SHELL_TESTS = \
 	tests/cmd/tree.test \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
+	tests/cmd/evidence.test \
 	tests/cmd/servers.test \
 	tests/cmd/install.test \
 	tests/cmd/scan.test \

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <ftw.h>
 #include <netdb.h>
 #include <pty.h>
@@ -24,6 +25,7 @@
 #include <linux/perf_event.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/file.h>
 #include <sys/fanotify.h>
 #include <sys/ioctl.h>
 #include <sys/inotify.h>
@@ -1707,6 +1709,47 @@ START_TEST(already_cloexec_without_the_library)
 }
 END_TEST
 
+/*
+ * The calls the inheritance rules learn from (close, the locks, the
+ * credentials): libc's answer for each bad argument, and errno kept
+ * where they succeed.
+ */
+START_TEST(markers_answer_as_libc)
+{
+	int fd = open("/dev/null", O_RDONLY);
+	gid_t groups[1];
+	int n;
+
+	tl_errno_is(close(-1), EBADF);
+	tl_errno_is(close(12345), EBADF);
+#if HAVE_CLOSE_RANGE
+	/* The emulated old kernel has no close_range: ENOSYS, as libc's. */
+	tl_errno_is(close_range(5, 4, 0), tl_oldkernel() ? ENOSYS : EINVAL);
+	tl_errno_is(close_range(3, ~0U, 1u << 30),
+		    tl_oldkernel() ? ENOSYS : EINVAL);
+#endif
+	tl_errno_is(flock(-1, LOCK_EX), EBADF);
+	tl_errno_is(flock(fd, 0), EINVAL);
+	tl_errno_is(lockf(-1, F_LOCK, 0), EBADF);
+	tl_errno_is(lockf(fd, 12345, 0), EINVAL);
+	tl_errno_is(fcntl(-1, F_SETLK, &(struct flock){ .l_type = F_RDLCK }),
+		    EBADF);
+	tl_errno_is(fcntl(fd, F_SETLK, bad_address()), EFAULT);
+	tl_errno_is(setgroups((size_t)-1, NULL), EINVAL);
+
+	errno = 4242;
+	n = getgroups(1, groups);
+	ck_assert_int_eq(setresuid(-1, -1, -1), 0);
+	ck_assert_int_eq(setresgid(-1, -1, -1), 0);
+	if (n == 1 && getuid() == 0)
+		ck_assert_int_eq(setgroups(1, groups), 0);
+	ck_assert_int_eq(flock(fd, LOCK_SH), 0);
+	ck_assert_int_eq(flock(fd, LOCK_UN), 0);
+	ck_assert_int_eq(close(fd), 0);
+	ck_assert_int_eq(errno, 4242);
+}
+END_TEST
+
 static Suite *entry_suite(void)
 {
 	Suite *s = suite_create("entry points");
@@ -1720,6 +1763,7 @@ static Suite *entry_suite(void)
 	tl_add_env(s, errno_kept_in_audit_mode, NPLAIN,
 		   "CLOEXEC_POLICY=mode=audit log=/dev/null");
 	tl_add(s, errors_match_libc);
+	tl_add(s, markers_answer_as_libc);
 #ifdef SYS_open_tree
 	tl_add(s, mount_api_answers_as_libc);
 #endif

@@ -16,6 +16,7 @@
 
 #include "testlib.h"
 #include "core/exec.h"
+#include "core/shell.h"
 
 static int a, b; /* two inheritable fds, well above 2 */
 
@@ -189,6 +190,74 @@ START_TEST(own_flag_is_never_chosen)
 }
 END_TEST
 
+/* The rows of handoff.def hold for their program alone. */
+START_TEST(handoff_rows)
+{
+	char *none[] = { NULL };
+	char *dbus[] = { "dbus-daemon", "--print-address", fmt("%d", a),
+			 fmt("--print-pid=%d", b), NULL };
+	char *bwrap[] = { "/usr/bin/bwrap", "--file", fmt("%d", a), "/x",
+			  "--args", fmt("%d", b), NULL };
+	char *socat[] = { "socat", "-u", fmt("FD:%d,nonblock", a), fmt("%d", b),
+			  NULL };
+	char *sleep[] = { "sleep", fmt("%d", a), NULL };
+	char *other[] = { "mydaemon", "--print-address", fmt("%d", a), NULL };
+
+	ck_assert_str_eq(chosen(dbus, none),
+			 fmt("%d:named as --print-address %d;"
+			     "%d:named as --print-pid=%d;",
+			     a, a, b, b));
+	ck_assert_str_eq(chosen(bwrap, none),
+			 fmt("%d:named as --file %d;%d:named as --args %d;", a,
+			     a, b, b));
+	ck_assert_str_eq(chosen(socat, none),
+			 fmt("%d:named as FD: %d;%d:named as the address %d;",
+			     a, a, b, b));
+	ck_assert_str_eq(chosen(sleep, none), "");
+	ck_assert_str_eq(chosen(other, none), "");
+}
+END_TEST
+
+/* A CGI program's arguments and HTTP_* names are the request's. */
+START_TEST(cgi_takes_no_numbers)
+{
+	char *argv[] = { "script.cgi", "--x-fd", fmt("%d,%d", a, b), NULL };
+	char *none[] = { NULL };
+	char *cgi[] = { "GATEWAY_INTERFACE=CGI/1.1", NULL };
+	char *header[] = { "GATEWAY_INTERFACE=CGI/1.1", fmt("HTTP_X_FD=%d", a),
+			   NULL };
+	char *plain[] = { fmt("HTTP_X_FD=%d", a), NULL };
+
+	ck_assert_str_eq(chosen(argv, cgi), "");
+	ck_assert_str_eq(chosen(none, header), "");
+	ck_assert_str_eq(chosen(argv, none),
+			 fmt("%d:named as --x-fd %d;%d:named as --x-fd %d;", a,
+			     a, b, b));
+	ck_assert_str_eq(chosen(none, plain), fmt("%d:named in HTTP_X_FD;", a));
+}
+END_TEST
+
+/* What /etc/shells may name a shell by: not tmux, screen, git-shell. */
+START_TEST(shell_names)
+{
+	static const char *const yes[] = {
+		"/bin/sh",	 "/usr/bin/bash", "/usr/bin/yash",
+		"/bin/ksh93",	 "/bin/mksh-static", "/usr/bin/fish",
+		"/usr/bin/tcsh", "zsh5",
+	};
+	static const char *const no[] = {
+		"/usr/bin/tmux", "/usr/bin/screen", "/usr/bin/git-shell",
+		"/bin/h",	 "/usr/sh/tmux",    "sh/",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
+		ck_assert_msg(shell_name(yes[i], strlen(yes[i])), "%s", yes[i]);
+	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
+		ck_assert_msg(!shell_name(no[i], strlen(no[i])), "%s", no[i]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("exec");
@@ -198,6 +267,9 @@ int main(void)
 	tcase_add_test(tc, options_ending_in_fd);
 	tcase_add_test(tc, other_argument_forms);
 	tcase_add_test(tc, what_is_not_a_name);
+	tcase_add_test(tc, handoff_rows);
+	tcase_add_test(tc, cgi_takes_no_numbers);
+	tcase_add_test(tc, shell_names);
 	tcase_add_test(tc, environment_handovers);
 	tcase_add_test(tc, own_flag_is_never_chosen);
 	suite_add_tcase(s, tc);
