@@ -14,9 +14,10 @@
  *		pipe, fork; the child dup()s the write end three times and
  *		closes the original, then execs PROGRAM; the parent waits for
  *		the end of the pipe, prints "eof", then waits for the child
- *	handon lock TYPE [-x] FILE PROGRAM ARG...
+ *	handon lock TYPE [-x|-u] FILE PROGRAM ARG...
  *		open FILE and lock it (flock, lockf, fcntl or ofd); fork and
- *		exec PROGRAM, closing its own copy (or, with -x, exec in place)
+ *		exec PROGRAM, closing its own copy (or, with -x, exec in place;
+ *		with -u, unlock first)
  *	handon probe TYPE FILE
  *		print "held" if the lock of TYPE on FILE is taken, else "free"
  *	handon closerange PROGRAM ARG...
@@ -31,6 +32,10 @@
  *		exec PROGRAM in place
  *	handon rawdrop UID FILE PROGRAM ARG...
  *		the same by syscall(), which tells the library nothing
+ *	handon groups FILE PROGRAM ARG...
+ *		open FILE, setgroups(0, NULL) (the ids stay), exec in place
+ *	handon dropopen UID FILE PROGRAM ARG...
+ *		drop to UID first, then open FILE, exec in place
  *
  * Bounded: 60 seconds, then SIGALRM ends it.
  */
@@ -109,17 +114,31 @@ static int take(const char *type, int fd, int try)
 	return -1;
 }
 
+static int unlock(const char *type, int fd)
+{
+	struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET };
+
+	if (!strcmp(type, "flock"))
+		return flock(fd, LOCK_UN);
+	if (!strcmp(type, "lockf"))
+		return lockf(fd, F_ULOCK, 0);
+	return fcntl(fd, strcmp(type, "ofd") ? F_SETLK : F_OFD_SETLK, &fl);
+}
+
 static int lock(int argc, char **argv)
 {
 	int in_place = argc > 4 && !strcmp(argv[3], "-x");
-	char **prog = argv + 4 + in_place;
+	int unlocked = argc > 4 && !strcmp(argv[3], "-u");
+	int opt = in_place || unlocked;
+	char **prog = argv + 4 + opt;
 	int fd;
 	pid_t pid;
 
-	if (argc < 5 + in_place)
+	if (argc < 5 + opt)
 		return 2;
-	fd = plain_open(argv[3 + in_place]);
-	if (fd < 0 || take(argv[2], fd, 0)) {
+	fd = plain_open(argv[3 + opt]);
+	if (fd < 0 || take(argv[2], fd, 0) ||
+	    (unlocked && unlock(argv[2], fd))) {
 		perror("handon: lock");
 		return 2;
 	}
@@ -198,19 +217,32 @@ static int stale(char **argv)
 static int drop(char **argv, int raw)
 {
 	uid_t uid = (uid_t)atoi(argv[2]);
-	int fd = plain_open(argv[3]);
+	int fd = raw == 2 ? -1 : plain_open(argv[3]);
 
-	if (fd < 0)
+	if (fd < 0 && raw != 2)
 		return 2;
-	if (raw ? syscall(SYS_setgroups, 0, NULL) ||
-			    syscall(SYS_setresgid, uid, uid, uid) ||
-			    syscall(SYS_setresuid, uid, uid, uid) :
-		  setgroups(0, NULL) || setresgid(uid, uid, uid) ||
-			    setresuid(uid, uid, uid)) {
+	if (raw == 1 ? syscall(SYS_setgroups, 0, NULL) ||
+			       syscall(SYS_setresgid, uid, uid, uid) ||
+			       syscall(SYS_setresuid, uid, uid, uid) :
+		       setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+			       setresuid(uid, uid, uid)) {
 		perror("handon: drop");
 		return 2;
 	}
+	if (raw == 2 && (fd = plain_open(argv[3])) < 0)
+		return 2;
 	return run(argv + 4, fd);
+}
+
+static int groups(char **argv)
+{
+	int fd = plain_open(argv[2]);
+
+	if (fd < 0 || setgroups(0, NULL)) {
+		perror("handon: groups");
+		return 2;
+	}
+	return run(argv + 3, fd);
 }
 
 int main(int argc, char **argv)
@@ -243,6 +275,10 @@ int main(int argc, char **argv)
 		return drop(argv, 0);
 	if (argc > 4 && !strcmp(argv[1], "rawdrop"))
 		return drop(argv, 1);
+	if (argc > 4 && !strcmp(argv[1], "dropopen"))
+		return drop(argv, 2);
+	if (argc > 3 && !strcmp(argv[1], "groups"))
+		return groups(argv);
 	fputs("usage: see tests/lib/handon.c\n", stderr);
 	return 2;
 }
