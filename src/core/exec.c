@@ -14,15 +14,47 @@
 #include "shell.h"
 #include "sys.h"
 
-/* The value of NAME=value in envp, or NULL. */
-static const char *env_value(char *const envp[], const char *name)
-{
-	size_t len = strlen(name);
+/*
+ * The variables the rules read, found in one pass over the environment
+ * (the first of each, as getenv finds it): an exec pays for each
+ * variable once, however many rules there are.
+ */
+struct env_facts {
+	const char *listen_fds, *listen_pid, *makeflags;
+	bool cgi; /* GATEWAY_INTERFACE: a CGI program */
+};
 
-	for (; envp && *envp; envp++)
-		if (!strncmp(*envp, name, len) && (*envp)[len] == '=')
-			return *envp + len + 1;
-	return NULL;
+/* The value of e if it is NAME=value, else NULL. */
+static const char *value_of(const char *e, const char *name, size_t len)
+{
+	return !strncmp(e, name, len) && e[len] == '=' ? e + len + 1 : NULL;
+}
+
+#define VALUE_OF(e, name) value_of(e, name, sizeof(name) - 1)
+
+static void env_facts(char *const envp[], struct env_facts *f)
+{
+	const char *e, *v;
+
+	*f = (struct env_facts){ NULL, NULL, NULL, false };
+	for (; envp && (e = *envp); envp++) {
+		switch (e[0]) {
+		case 'L':
+			if ((v = VALUE_OF(e, "LISTEN_FDS")) && !f->listen_fds)
+				f->listen_fds = v;
+			else if ((v = VALUE_OF(e, "LISTEN_PID")) &&
+				 !f->listen_pid)
+				f->listen_pid = v;
+			break;
+		case 'M':
+			if ((v = VALUE_OF(e, "MAKEFLAGS")) && !f->makeflags)
+				f->makeflags = v;
+			break;
+		case 'G':
+			f->cgi |= VALUE_OF(e, "GATEWAY_INTERFACE") != NULL;
+			break;
+		}
+	}
 }
 
 static bool is_digit(char c)
@@ -170,10 +202,10 @@ static void choose(struct exec_kept *k, int fd, const char *what,
  * and set it before exec.  A stale pair inherited by some other process
  * names another pid and is left alone.
  */
-static void keep_listen_fds(char *const envp[], struct exec_kept *k)
+static void keep_listen_fds(const struct env_facts *env, struct exec_kept *k)
 {
-	const char *fds = env_value(envp, "LISTEN_FDS");
-	const char *pid = env_value(envp, "LISTEN_PID");
+	const char *fds = env->listen_fds;
+	const char *pid = env->listen_pid;
 	const char *end;
 	long self = sys_call(SYS_getpid, 0, 0, 0, 0, 0);
 	int n, i;
@@ -200,11 +232,11 @@ static bool is_pipe(int fd)
  * process was given, which it then passes on.  (make itself clears the
  * flag on its own jobserver pipe before a recursive recipe.)
  */
-static void keep_jobserver(char *const envp[], struct exec_kept *k)
+static void keep_jobserver(const struct env_facts *env, struct exec_kept *k)
 {
 	static const char options[][20] = { "--jobserver-auth=",
 					    "--jobserver-fds=" };
-	const char *flags = env_value(envp, "MAKEFLAGS"), *p, *end;
+	const char *flags = env->makeflags, *p, *end;
 	int r = -1, w = -1, i;
 
 	for (i = 0; flags && i < 2; i++) {
@@ -431,6 +463,8 @@ static const struct handoff_env *env_row(const char *e, const char *eq)
 	size_t i, len;
 
 	for (i = 0; i < sizeof(handoff_envs) / sizeof(*handoff_envs); i++) {
+		if (e[0] != handoff_envs[i].name[0])
+			continue;
 		len = strlen(handoff_envs[i].name);
 		if (!strncmp(e, handoff_envs[i].name, len) &&
 		    (handoff_envs[i].name[len - 1] == '_' || e + len == eq))
@@ -457,7 +491,7 @@ static void keep_named_env(char *const envp[], bool untrusted,
 	for (; envp && *envp; envp++) {
 		e = *envp;
 		eq = strchr(e, '=');
-		if (!eq || starts(e, "LISTEN_") ||
+		if (!eq || (e[0] == 'L' && starts(e, "LISTEN_")) ||
 		    (untrusted && starts(e, "HTTP_")))
 			continue;
 		row = env_row(e, eq);
@@ -506,6 +540,14 @@ static void count_fd(int fd, void *ctx)
 {
 	(void)fd;
 	++*(unsigned *)ctx;
+}
+
+static bool any_marked(unsigned bits)
+{
+	unsigned n = 0;
+
+	fdtable_for_each_marked(bits, count_fd, &n);
+	return n > 0;
 }
 
 /* Rule 1 and the shell rule, for each fd they hand on. */
@@ -560,13 +602,10 @@ static uint8_t own_marks(enum exec_as as, bool secure)
  */
 static bool is_shell(enum exec_as as, bool secure, bool reporting)
 {
-	unsigned forced = 0;
-
 	if (secure || !policy_get()->shell_rule)
 		return false;
-	if (!reporting)
-		fdtable_for_each_marked(FDT_FORCED, count_fd, &forced);
-	return (reporting || forced) && shell_image(as != EXEC_AS_VFORK_CHILD);
+	return (reporting || any_marked(FDT_FORCED)) &&
+	       shell_image(as != EXEC_AS_VFORK_CHILD);
 }
 
 void exec_prepare(char *const argv[], char *const envp[], const char *path,
@@ -574,8 +613,7 @@ void exec_prepare(char *const argv[], char *const envp[], const char *path,
 {
 	uint32_t word = policy_word();
 	unsigned i;
-	/* A CGI program's arguments are the request's query string. */
-	bool cgi = env_value(envp, "GATEWAY_INTERFACE") != NULL;
+	struct env_facts env;
 
 	k->n = 0;
 	k->creds = 0;
@@ -584,13 +622,15 @@ void exec_prepare(char *const argv[], char *const envp[], const char *path,
 	k->shell = is_shell(as, k->secure, word & POLICY_REPORT);
 	k->handed_on = 0;
 	if (!k->secure) {
-		keep_listen_fds(envp, k);
-		keep_jobserver(envp, k);
-		if (!cgi) {
+		env_facts(envp, &env);
+		keep_listen_fds(&env, k);
+		keep_jobserver(&env, k);
+		/* A CGI program's arguments are the request's query string. */
+		if (!env.cgi) {
 			keep_named_args(argv, k);
 			keep_handoffs(argv, path, k);
 		}
-		keep_named_env(envp, cgi, k);
+		keep_named_env(envp, env.cgi, k);
 		fdtable_for_each_marked(FDT_LOCK_FILE, keep_locked, k);
 		if (as == EXEC_AS_SELF)
 			fdtable_for_each_marked(FDT_LOCK_PROC, keep_locked, k);
@@ -605,7 +645,8 @@ void exec_prepare(char *const argv[], char *const envp[], const char *path,
 			k->fd[i].cleared = true;
 		}
 	}
-	if ((k->shell || k->own) && !may_clear_forced(k)) {
+	if ((k->shell || k->own) && any_marked(k->shell ? FDT_FORCED : k->own) &&
+	    !may_clear_forced(k)) {
 		k->shell = false;
 		k->own = 0;
 	}
