@@ -255,7 +255,7 @@ tests_lib_libempty_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 # `make check-root`: what needs root and the package archive, on the
 # Debian packages that CLOEXEC_DEBS names, or that `make deb` builds.
 ROOT_TESTS = tests/root/debootstrap.test
-EXTRA_DIST += $(ROOT_TESTS)
+EXTRA_DIST += $(ROOT_TESTS) tests/root/mkroot.sh
 check-root:
 	@debs='$(CLOEXEC_DEBS)'; \
 	if [ -z "$$debs" ]; then \
