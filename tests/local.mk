@@ -264,6 +264,22 @@ check-root:
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(ROOT_TESTS)' CLOEXEC_DEBS="$$debs"
 .PHONY: check-root
 
+# `make check-image`: the image of examples/Dockerfile built and run by a
+# container engine (podman, docker), on a base image of the root that
+# check-root keeps; the same packages.
+IMAGE_TESTS = tests/image/image.test
+EXTRA_DIST += $(IMAGE_TESTS)
+check-image:
+	@debs='$(CLOEXEC_DEBS)'; \
+	if [ -z "$$debs" ]; then \
+	  $(MAKE) $(AM_MAKEFLAGS) deb && debs='$(abs_top_builddir)/deb'; \
+	fi && \
+	{ $(MAKE) $(AM_MAKEFLAGS) check TESTS='$(IMAGE_TESTS)' \
+	    CLOEXEC_DEBS="$$debs"; status=$$?; \
+	  echo "== $(IMAGE_TESTS:.test=.log): the commands it ran, and its checks"; \
+	  cat $(IMAGE_TESTS:.test=.log); exit $$status; }
+.PHONY: check-image
+
 if HAVE_CHECK
 # The unit tests under valgrind: memory errors and definite leaks fail.
 check-valgrind: $(UNIT_TESTS)
