@@ -228,6 +228,7 @@ SHELL_TESTS = \
 	tests/cmd/servers.test \
 	tests/cmd/install.test \
 	tests/cmd/scan.test \
+	tests/cmd/scanprom.test \
 	tests/cmd/startcost.test
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
