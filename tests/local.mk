@@ -269,7 +269,7 @@ check-root:
 # container engine (podman, docker), on a base image of the root that
 # check-root keeps; the same packages.
 IMAGE_TESTS = tests/image/image.test
-EXTRA_DIST += $(IMAGE_TESTS)
+EXTRA_DIST += $(IMAGE_TESTS) tests/image/engine.sh
 check-image:
 	@debs='$(CLOEXEC_DEBS)'; \
 	if [ -z "$$debs" ]; then \
