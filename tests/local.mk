@@ -281,6 +281,18 @@ check-image:
 	  cat $(IMAGE_TESTS:.test=.log); exit $$status; }
 .PHONY: check-image
 
+# `make check-image-musl CLOEXEC_MUSL_BUILD=DIR`: examples/Dockerfile.musl
+# with the musl build in DIR, on a base image of Debian's musl package.
+MUSL_IMAGE_TESTS = tests/image/musl.test
+EXTRA_DIST += $(MUSL_IMAGE_TESTS)
+check-image-musl:
+	@CLOEXEC_MUSL_BUILD='$(CLOEXEC_MUSL_BUILD)'; export CLOEXEC_MUSL_BUILD; \
+	{ $(MAKE) $(AM_MAKEFLAGS) check TESTS='$(MUSL_IMAGE_TESTS)'; \
+	  status=$$?; \
+	  echo "== $(MUSL_IMAGE_TESTS:.test=.log): the commands it ran, and its checks"; \
+	  cat $(MUSL_IMAGE_TESTS:.test=.log); exit $$status; }
+.PHONY: check-image-musl
+
 if HAVE_CHECK
 # The unit tests under valgrind: memory errors and definite leaks fail.
 check-valgrind: $(UNIT_TESTS)
