@@ -7,7 +7,9 @@ examples_leaky_SOURCES = examples/leaky.c
 # The policy file that the Debian package installs as /etc/libcloexec.conf,
 # and an image that preloads the library into every process.
 EXTRA_DIST += examples/libcloexec.conf examples/Dockerfile \
-	examples/systemd/cloexec.conf
+	examples/Dockerfile.musl \
+	examples/systemd/cloexec.conf examples/systemd/cloexec-scan.service \
+	examples/systemd/cloexec-scan.timer
 
 # `make demo`: the leak, what --audit says of it (where to start with a
 # program of one's own), then its absence.

@@ -112,7 +112,7 @@ EXTRA_DIST += src/core/handoff.def src/handoff.sh
 bin_PROGRAMS += src/cloexec
 src_cloexec_SOURCES = src/cmd/cloexec.c src/cmd/audit.c src/cmd/audit.h \
 	src/cmd/inspect.c src/cmd/inspect.h src/cmd/preload.c src/cmd/preload.h \
-	src/cmd/scan.c src/cmd/scan.h
+	src/cmd/scan.c src/cmd/scan.h src/cmd/scan_prom.c src/cmd/scan_prom.h
 src_cloexec_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCLOEXEC_BUILD_DIR='"$(abs_top_builddir)/src"' \
 	-DCLOEXEC_SANITIZER_RUNTIME='"$(SAN_LIB)"'

@@ -231,6 +231,7 @@ SHELL_TESTS = \
 	tests/cmd/servers.test \
 	tests/cmd/install.test \
 	tests/cmd/scan.test \
+	tests/cmd/scanprom.test \
 	tests/cmd/startcost.test
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cmd/lib.sh
@@ -258,7 +259,7 @@ tests_lib_libempty_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 # `make check-root`: what needs root and the package archive, on the
 # Debian packages that CLOEXEC_DEBS names, or that `make deb` builds.
 ROOT_TESTS = tests/root/debootstrap.test
-EXTRA_DIST += $(ROOT_TESTS)
+EXTRA_DIST += $(ROOT_TESTS) tests/root/mkroot.sh
 check-root:
 	@debs='$(CLOEXEC_DEBS)'; \
 	if [ -z "$$debs" ]; then \
@@ -266,6 +267,34 @@ check-root:
 	fi && \
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(ROOT_TESTS)' CLOEXEC_DEBS="$$debs"
 .PHONY: check-root
+
+# `make check-image`: the image of examples/Dockerfile built and run by a
+# container engine (podman, docker), on a base image of the root that
+# check-root keeps; the same packages.
+IMAGE_TESTS = tests/image/image.test
+EXTRA_DIST += $(IMAGE_TESTS) tests/image/engine.sh
+check-image:
+	@debs='$(CLOEXEC_DEBS)'; \
+	if [ -z "$$debs" ]; then \
+	  $(MAKE) $(AM_MAKEFLAGS) deb && debs='$(abs_top_builddir)/deb'; \
+	fi && \
+	{ $(MAKE) $(AM_MAKEFLAGS) check TESTS='$(IMAGE_TESTS)' \
+	    CLOEXEC_DEBS="$$debs"; status=$$?; \
+	  echo "== $(IMAGE_TESTS:.test=.log): the commands it ran, and its checks"; \
+	  cat $(IMAGE_TESTS:.test=.log); exit $$status; }
+.PHONY: check-image
+
+# `make check-image-musl CLOEXEC_MUSL_BUILD=DIR`: examples/Dockerfile.musl
+# with the musl build in DIR, on a base image of Debian's musl package.
+MUSL_IMAGE_TESTS = tests/image/musl.test
+EXTRA_DIST += $(MUSL_IMAGE_TESTS)
+check-image-musl:
+	@CLOEXEC_MUSL_BUILD='$(CLOEXEC_MUSL_BUILD)'; export CLOEXEC_MUSL_BUILD; \
+	{ $(MAKE) $(AM_MAKEFLAGS) check TESTS='$(MUSL_IMAGE_TESTS)'; \
+	  status=$$?; \
+	  echo "== $(MUSL_IMAGE_TESTS:.test=.log): the commands it ran, and its checks"; \
+	  cat $(MUSL_IMAGE_TESTS:.test=.log); exit $$status; }
+.PHONY: check-image-musl
 
 if HAVE_CHECK
 # The unit tests under valgrind: memory errors and definite leaks fail.

@@ -109,10 +109,13 @@ static const char usage_text[] =
 	"exit 1\nif an item is bad (each named with FILE:LINE), else 0.\n"
 	"\n"
 	"       cloexec --scan [--json] [--fail-on=LEVEL] [PID]...\n"
+	"       cloexec --scan --format=prometheus [--output=FILE] [PID]...\n"
 	"List the fds above 2 that running processes (all, or those PIDs)\n"
 	"would hand to the next program they run, with a risk class; change\n"
 	"nothing.  Exit 120 if one is at or above LEVEL (high, medium, low,\n"
-	"never; default high), 0 if none, 125 on error.\n"
+	"never; default high), 0 if none, 125 on error.  --format=text,\n"
+	"json (--json) or prometheus: counts for node_exporter's textfile\n"
+	"collector, to stdout or replacing FILE whole.\n"
 	"\n"
 	"      --list             list the entry points the library covers\n"
 	"  -h, --help             display this help and exit\n"
@@ -140,6 +143,8 @@ static const struct option long_options[] = {
 	{ "list", no_argument, NULL, 'l' },
 	{ "scan", no_argument, NULL, 's' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "format", required_argument, NULL, 'F' },
+	{ "output", required_argument, NULL, 'O' },
 	{ "fail-on", required_argument, NULL, 'f' },
 	{ "show-policy", no_argument, NULL, 'S' },
 	{ "check-config", no_argument, NULL, 'K' },
@@ -819,6 +824,8 @@ int main(int argc, char **argv)
 	char *policy = NULL, *options = NULL;
 	struct audit_run run;
 	bool scan = false, json = false, show = false, check_cfg = false;
+	enum scan_format format = SCAN_TEXT;
+	const char *output = NULL;
 	int c, fail_on = scan_parse_level("high");
 	int leak_status = -1;
 	const char *keep_log = NULL;
@@ -888,6 +895,23 @@ int main(int argc, char **argv)
 			break;
 		case 'j':
 			json = true;
+			format = SCAN_JSON;
+			break;
+		case 'F':
+			json = true; /* as --json: an option of --scan only */
+			if (!strcmp(optarg, "text"))
+				format = SCAN_TEXT;
+			else if (!strcmp(optarg, "json"))
+				format = SCAN_JSON;
+			else if (!strcmp(optarg, "prometheus"))
+				format = SCAN_PROMETHEUS;
+			else
+				die("--format takes text, json or prometheus, "
+				    "not",
+				    optarg);
+			break;
+		case 'O':
+			output = optarg;
 			break;
 		case 'S':
 			show = true;
@@ -915,8 +939,11 @@ int main(int argc, char **argv)
 			return EXIT_CANCELED;
 		}
 	}
+	if (output && format != SCAN_PROMETHEUS)
+		die("--output goes with --scan --format=prometheus", NULL);
 	if (scan)
-		return scan_run(argv + optind, json, fail_on, EXIT_LEAKED);
+		return scan_run(argv + optind, format, output, fail_on,
+				EXIT_LEAKED);
 	if ((show || check_cfg) && optind + 1 < argc)
 		die(show ? "--show-policy takes one PROGRAM, not"
 			 : "--check-config takes one FILE, not",
@@ -936,7 +963,7 @@ int main(int argc, char **argv)
 	if (show)
 		return show_policy(options, argv[optind]);
 	if (json || fail_on != scan_parse_level("high"))
-		die("--json and --fail-on go with --scan", NULL);
+		die("--json, --format and --fail-on go with --scan", NULL);
 	if (leak_status >= 0 && audit != AUDIT_CHECK)
 		die("--leak-status goes with --check", NULL);
 	if ((baseline || write_baseline) && !audit && !summarize)

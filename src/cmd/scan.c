@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "scan.h"
+#include "scan_prom.h"
 
 enum risk { RISK_LOW, RISK_MEDIUM, RISK_HIGH, RISK_COUNT };
 
@@ -64,6 +65,7 @@ struct proc_info {
 
 struct scan {
 	bool json;
+	struct scan_prom *prom; /* --format=prometheus: every process read */
 	struct sock_table socks;
 	struct proc_info *procs;
 	size_t nprocs, cap, scanned, counts[RISK_COUNT];
@@ -412,9 +414,19 @@ static bool scan_process(struct scan *sc, int pid)
 		p.fds[p.nfds++] = f;
 	}
 	closedir(dir);
-	if (!p.nfds)
+	if (!p.nfds && !sc->prom)
 		return true;
 	describe_process(&p);
+	if (sc->prom) {
+		size_t i;
+
+		for (i = 0; i < p.nfds; i++)
+			scan_prom_fd(sc->prom, p.exe, risk_names[p.fds[i].risk],
+				     p.fds[i].kind);
+		scan_prom_process(sc->prom, p.exe, p.library);
+		if (!p.nfds)
+			return true;
+	}
 	sc->procs = grow(sc->procs, &sc->cap, sc->nprocs, sizeof(*sc->procs));
 	sc->procs[sc->nprocs++] = p;
 	return true;
@@ -533,11 +545,19 @@ int scan_parse_level(const char *s)
 	return -1;
 }
 
-int scan_run(char **pids, bool json, int fail_on, int found_status)
+int scan_run(char **pids, enum scan_format format, const char *output,
+	     int fail_on, int found_status)
 {
+	bool json = format != SCAN_TEXT;
 	struct scan sc = { .json = json };
 	int self = getpid(), pid, status = 0;
 	size_t i, j, total = 0;
+
+	if (format == SCAN_PROMETHEUS &&
+	    !(sc.prom = scan_prom_new(output, risk_names, RISK_COUNT))) {
+		fputs("cloexec: out of memory\n", stderr);
+		return 125;
+	}
 
 	if (*pids) {
 		for (; *pids; pids++) {
@@ -581,7 +601,7 @@ int scan_run(char **pids, bool json, int fail_on, int found_status)
 		      by_worst_then_pid);
 	for (i = 0; i < sc.nprocs; i++) {
 		for (j = 0; j < sc.procs[i].nfds; j++)
-			if (json)
+			if (format == SCAN_JSON)
 				print_json(&sc.procs[i], &sc.procs[i].fds[j]);
 		if (!json)
 			print_process(&sc.procs[i]);
@@ -601,5 +621,11 @@ int scan_run(char **pids, bool json, int fail_on, int found_status)
 				", ..." :
 				"");
 	fputs("\n", json ? stderr : stdout);
+	if (sc.prom) {
+		int written =
+			scan_prom_write(sc.prom, sc.scanned, sc.nunreadable);
+
+		return written ? written : status;
+	}
 	return status;
 }

@@ -16,6 +16,9 @@ int scan_parse_level(const char *s);
  * fail_on was found, 0 if not, 125 for a bad pid.
  */
 /* found_status when an fd at or above fail_on is found, else 0. */
-int scan_run(char **pids, bool json, int fail_on, int found_status);
+enum scan_format { SCAN_TEXT, SCAN_JSON, SCAN_PROMETHEUS };
+/* output: the file that SCAN_PROMETHEUS replaces (NULL: stdout). */
+int scan_run(char **pids, enum scan_format format, const char *output,
+	     int fail_on, int found_status);
 
 #endif /* CLOEXEC_SCAN_H */
