@@ -47,13 +47,31 @@ static bool names_exe(char *entry, unsigned long len, const struct stat *exe)
 	return stat(entry, &st) == 0 && same_file(&st, exe);
 }
 
+bool shell_listed(char *list, const struct stat *exe)
+{
+	char *p, *line, *end;
+
+	for (line = list; *line; line = end) {
+		for (end = line; *end && *end != '\n'; end++)
+			;
+		p = end;
+		while (p > line &&
+		       (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\r'))
+			p--;
+		if (*end)
+			end++;
+		if (names_exe(line, (unsigned long)(p - line), exe))
+			return true;
+	}
+	return false;
+}
+
 static bool ask(void)
 {
 	char buf[4096];
 	struct stat exe;
 	const char *execfn;
 	long fd, n;
-	char *p, *line, *end;
 
 	if (stat("/proc/self/exe", &exe)) {
 		execfn = (const char *)getauxval(AT_EXECFN);
@@ -68,19 +86,7 @@ static bool ask(void)
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
-	for (line = buf; *line; line = end) {
-		for (end = line; *end && *end != '\n'; end++)
-			;
-		p = end;
-		while (p > line &&
-		       (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\r'))
-			p--;
-		if (*end)
-			end++;
-		if (names_exe(line, (unsigned long)(p - line), &exe))
-			return true;
-	}
-	return false;
+	return shell_listed(buf, &exe);
 }
 
 bool shell_image(bool may_remember)

@@ -20,6 +20,15 @@
  */
 bool shell_image(bool may_remember) __attribute__((visibility("hidden")));
 
+struct stat;
+
+/*
+ * list (/etc/shells' text, written to) names exe as a shell: an entry
+ * that is a shell's name (shell_name) and is exe's file.
+ */
+bool shell_listed(char *list, const struct stat *exe)
+	__attribute__((visibility("hidden")));
+
 /* name (a path) is one that /etc/shells may name a shell by. */
 bool shell_name(const char *name, unsigned long len)
 	__attribute__((visibility("hidden")));

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "testlib.h"
@@ -258,6 +259,37 @@ START_TEST(shell_names)
 }
 END_TEST
 
+/*
+ * An /etc/shells that lists a file by the name tmux, then by the name
+ * mysh: only the second makes the file a shell.
+ */
+START_TEST(shells_file)
+{
+	char dir[] = "/tmp/cloexec-shells.XXXXXX", tmux[64], mysh[64];
+	char list[256];
+	struct stat st;
+	int fd;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(tmux, sizeof(tmux), "%s/tmux", dir);
+	snprintf(mysh, sizeof(mysh), "%s/mysh", dir);
+	fd = open(tmux, O_WRONLY | O_CREAT | O_CLOEXEC, 0700);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(link(tmux, mysh), 0);
+	ck_assert_int_eq(stat(tmux, &st), 0);
+	snprintf(list, sizeof(list), "# shells\n%s\n", tmux);
+	ck_assert(!shell_listed(list, &st));
+	snprintf(list, sizeof(list), "# shells\n%s\n  \n%s \n", tmux, mysh);
+	ck_assert(shell_listed(list, &st));
+	snprintf(list, sizeof(list), "%s\n", "/bin/sh");
+	ck_assert(!shell_listed(list, &st));
+	unlink(tmux);
+	unlink(mysh);
+	rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("exec");
@@ -270,6 +302,7 @@ int main(void)
 	tcase_add_test(tc, handoff_rows);
 	tcase_add_test(tc, cgi_takes_no_numbers);
 	tcase_add_test(tc, shell_names);
+	tcase_add_test(tc, shells_file);
 	tcase_add_test(tc, environment_handovers);
 	tcase_add_test(tc, own_flag_is_never_chosen);
 	suite_add_tcase(s, tc);
