@@ -4,7 +4,12 @@
 # Under the sanitizers, leaks are not looked for: the tests run programs
 # that are not ours (sh, printenv); valgrind checks the unit tests for them.
 # And the sanitized command may run with another library preloaded first.
+# Nothing of the caller's own configuration of the library reaches a test
+# (the process state it starts from is tests/lib/cleanstart's).
 AM_TESTS_ENVIRONMENT = \
+	unset LD_PRELOAD CLOEXEC_POLICY CLOEXEC_CONFIG CLOEXEC_AUDIT_FD \
+	  CLOEXEC_AUDIT_SOCKET CLOEXEC_PRELOAD_ALL LIBCLOEXEC_TEST_NO_FORK_LOCK \
+	  LIBCLOEXEC_TEST_WINDOW; \
 	CLOEXEC_LIB='$(abs_top_builddir)/src/.libs/libcloexec.so.0'; \
 	CLOEXEC_TEST_LIB='$(abs_top_builddir)/tests/lib/.libs/libcloexec-test.so'; \
 	export CLOEXEC_TEST_LIB; \
@@ -35,6 +40,9 @@ AM_TESTS_ENVIRONMENT = \
 
 # Child programs the tests exec.
 check_PROGRAMS += tests/lib/fdreport
+# What every test starts from: fds 0-2 only, umask, limits, signals.
+check_PROGRAMS += tests/lib/cleanstart
+tests_lib_cleanstart_SOURCES = tests/lib/cleanstart.c
 tests_lib_fdreport_SOURCES = tests/lib/fdreport.c
 
 # Shell tests get the same environment.
@@ -43,8 +51,11 @@ TEST_EXTENSIONS = .test
 # Where this machine cannot execute the build's programs, every test skips
 # with the reason, as do the targets that run them (bench, demo,
 # check-valgrind): $(cannot_run_skip) ends their recipe's first command.
+# Each test runs under tests/lib/cleanstart: whatever fds, umask, limits
+# and ignored signals the caller of make had, the test does not.
 if HOST_RUNS
-TEST_LOG_COMPILER = $(SHELL)
+LOG_COMPILER = $(abs_top_builddir)/tests/lib/cleanstart
+TEST_LOG_COMPILER = $(LOG_COMPILER) $(SHELL)
 cannot_run_skip = :
 else
 LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/lib/cannot-run.sh
