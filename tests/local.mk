@@ -25,6 +25,8 @@ AM_TESTS_ENVIRONMENT = \
 	export SLOWINIT_LIB; \
 	CTOROPEN_LIB='$(abs_top_builddir)/tests/lib/.libs/libctoropen.so'; \
 	export CTOROPEN_LIB; \
+	PLANTLINK_LIB='$(abs_top_builddir)/tests/lib/.libs/libplantlink.so'; \
+	export PLANTLINK_LIB; \
 	top_srcdir='$(top_srcdir)'; top_builddir='$(top_builddir)'; \
 	export CLOEXEC_LIB CLOEXEC_CMD CLOEXEC_SAN_LIB CLOEXEC_ABSENT FDREPORT; \
 	export top_srcdir top_builddir; \
@@ -257,6 +259,12 @@ tests_lib_libctoropen_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 check_LTLIBRARIES += tests/lib/libnotmpfile.la
 tests_lib_libnotmpfile_la_SOURCES = tests/lib/notmpfile.c
 tests_lib_libnotmpfile_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+
+# A link planted at enable's temporary name, between its unlink and its
+# open (preload.test).
+check_LTLIBRARIES += tests/lib/libplantlink.la
+tests_lib_libplantlink_la_SOURCES = tests/lib/plantlink.c
+tests_lib_libplantlink_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 
 # An empty shared library: the "other preload" of the command tests.
 check_LTLIBRARIES += tests/lib/libempty.la
