@@ -339,3 +339,19 @@ mutate-check:
 	MUTATE_DIR='$(MUTATE_DIR)' MUTATE_TESTS='$(TESTS)' \
 	$(SHELL) $(top_srcdir)/tests/mutate/run.sh -c
 .PHONY: mutate mutate-check
+
+# `make coverage`: the whole suite in a gcov build of a copy of the
+# release tree (coverage.d), and gcovr's line and branch coverage of each
+# file of src/ (tests/coverage/run.sh; needs Debian's gcovr).  Not in CI.
+COVERAGE_DIR = $(abs_top_builddir)/coverage.d
+EXTRA_DIST += tests/coverage/run.sh
+coverage:
+	@$(cannot_run_skip); \
+	unset MAKEFLAGS MFLAGS MAKELEVEL; \
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	MAKE='$(MAKE)' COVERAGE_DIR='$(COVERAGE_DIR)'; \
+	export top_srcdir top_builddir MAKE COVERAGE_DIR; \
+	mkdir -p '$(COVERAGE_DIR)' && \
+	cp $(top_srcdir)/tests/coverage/run.sh '$(COVERAGE_DIR)/run.sh' && \
+	$(SHELL) '$(COVERAGE_DIR)/run.sh'
+.PHONY: coverage
