@@ -319,15 +319,18 @@ MUTATE_DIR = $(abs_top_builddir)/mutate.d
 MUTATE_SAMPLE =
 MUTATE_SEED =
 MUTANTS =
+MUTATE_TABLE =
 MUTATE_FILES = tests/mutate/run.sh tests/mutate/apply.awk \
-	tests/mutate/mutants
+	tests/mutate/mutants tests/mutate/auto.py
 EXTRA_DIST += $(MUTATE_FILES)
 mutate:
 	@$(cannot_run_skip); \
 	unset MAKEFLAGS MFLAGS MAKELEVEL; sample='$(MUTATE_SAMPLE)'; \
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	MAKE='$(MAKE)' MUTATE_DIR='$(MUTATE_DIR)' MUTATE_TESTS='$(TESTS)'; \
+	MUTATE_TABLE='$(MUTATE_TABLE)'; \
 	export top_srcdir top_builddir MAKE MUTATE_DIR MUTATE_TESTS; \
+	[ -z "$$MUTATE_TABLE" ] || export MUTATE_TABLE; \
 	mkdir -p '$(MUTATE_DIR)' && \
 	cp $(top_srcdir)/tests/mutate/run.sh '$(MUTATE_DIR)/run.sh' && \
 	$(SHELL) '$(MUTATE_DIR)/run.sh' \
@@ -339,6 +342,30 @@ mutate-check:
 	MUTATE_DIR='$(MUTATE_DIR)' MUTATE_TESTS='$(TESTS)' \
 	$(SHELL) $(top_srcdir)/tests/mutate/run.sh -c
 .PHONY: mutate mutate-check
+
+# `make mutate-auto`: mutants nobody wrote, made by tests/mutate/auto.py
+# from MUTATE_AUTO_FILES (negated conditions, dropped && and || terms,
+# changed comparisons, deleted calls whose result a condition checks,
+# constants changed by one); MUTATE_AUTO_SAMPLE of them, which
+# MUTATE_AUTO_SEED picks, run as make mutate runs its table.  Survivors
+# are listed in mutate.d/table.txt; the target fails if one survives.
+# `make mutate-auto-list` lists them all, without running any.
+MUTATE_AUTO_FILES = src/core/exec.c src/core/report.c src/core/layers.c \
+	src/core/policy.c src/cmd/audit.c src/cmd/scan.c src/cmd/preload.c
+MUTATE_AUTO_SAMPLE = 10
+MUTATE_AUTO_SEED = 0
+mutate-auto:
+	@$(cannot_run_skip); \
+	mkdir -p '$(MUTATE_DIR)' && \
+	(cd $(top_srcdir) && python3 tests/mutate/auto.py \
+	  -n '$(MUTATE_AUTO_SAMPLE)' -s '$(MUTATE_AUTO_SEED)' \
+	  $(MUTATE_AUTO_FILES)) > '$(MUTATE_DIR)/auto.mutants' && \
+	$(MAKE) $(AM_MAKEFLAGS) mutate \
+	  MUTATE_TABLE='$(MUTATE_DIR)/auto.mutants'
+mutate-auto-list:
+	@cd $(top_srcdir) && python3 tests/mutate/auto.py --list \
+	  $(MUTATE_AUTO_FILES)
+.PHONY: mutate-auto mutate-auto-list
 
 # `make coverage`: the whole suite in a gcov build of a copy of the
 # release tree (coverage.d), and gcovr's line and branch coverage of each
