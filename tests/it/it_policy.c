@@ -584,9 +584,8 @@ START_TEST(sweep_spares_what_a_rule_keeps)
 		ck_assert_int_eq(output_of(fdreport, "--status-fd", number,
 					   spawn, got, sizeof(got)),
 				 0);
-		ck_assert_msg(lists_fd(got, named),
-			      "%s: --status-fd %d swept", spawn ? "spawn" : "fork",
-			      named);
+		ck_assert_msg(lists_fd(got, named), "%s: --status-fd %d swept",
+			      spawn ? "spawn" : "fork", named);
 		ck_assert_msg(!lists_fd(got, unnamed), "%s: fd %d not swept",
 			      spawn ? "spawn" : "fork", unnamed);
 	}

@@ -82,7 +82,8 @@ static void limits_known(void)
 
 	if (getrlimit(RLIMIT_NOFILE, &lim) == 0) {
 		lim.rlim_cur = KNOWN_NOFILE;
-		if (lim.rlim_max != RLIM_INFINITY && lim.rlim_max < KNOWN_NOFILE)
+		if (lim.rlim_max != RLIM_INFINITY &&
+		    lim.rlim_max < KNOWN_NOFILE)
 			lim.rlim_cur = lim.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &lim);
 	}

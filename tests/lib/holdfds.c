@@ -36,10 +36,10 @@ static int make(const char *what, int cloexec)
 		       listen(fd, 1);
 	}
 	if (!strcmp(what, "listen6")) {
-		struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6,
-					     .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+		struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
 		int fd = socket(AF_INET6, SOCK_STREAM | sock_flag, 0);
 
+		sin6.sin6_addr = in6addr_loopback;
 		return fd < 0 || bind(fd, (void *)&sin6, sizeof(sin6)) ||
 		       listen(fd, 1);
 	}
