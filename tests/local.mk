@@ -4,7 +4,12 @@
 # Under the sanitizers, leaks are not looked for: the tests run programs
 # that are not ours (sh, printenv); valgrind checks the unit tests for them.
 # And the sanitized command may run with another library preloaded first.
+# Nothing of the caller's own configuration of the library reaches a test
+# (the process state it starts from is tests/lib/cleanstart's).
 AM_TESTS_ENVIRONMENT = \
+	unset LD_PRELOAD CLOEXEC_POLICY CLOEXEC_CONFIG CLOEXEC_AUDIT_FD \
+	  CLOEXEC_AUDIT_SOCKET CLOEXEC_PRELOAD_ALL LIBCLOEXEC_TEST_NO_FORK_LOCK \
+	  LIBCLOEXEC_TEST_WINDOW; \
 	CLOEXEC_LIB='$(abs_top_builddir)/src/.libs/libcloexec.so.0'; \
 	CLOEXEC_TEST_LIB='$(abs_top_builddir)/tests/lib/.libs/libcloexec-test.so'; \
 	export CLOEXEC_TEST_LIB; \
@@ -20,6 +25,8 @@ AM_TESTS_ENVIRONMENT = \
 	export SLOWINIT_LIB; \
 	CTOROPEN_LIB='$(abs_top_builddir)/tests/lib/.libs/libctoropen.so'; \
 	export CTOROPEN_LIB; \
+	PLANTLINK_LIB='$(abs_top_builddir)/tests/lib/.libs/libplantlink.so'; \
+	export PLANTLINK_LIB; \
 	top_srcdir='$(top_srcdir)'; top_builddir='$(top_builddir)'; \
 	export CLOEXEC_LIB CLOEXEC_CMD CLOEXEC_SAN_LIB CLOEXEC_ABSENT FDREPORT; \
 	export top_srcdir top_builddir; \
@@ -35,6 +42,9 @@ AM_TESTS_ENVIRONMENT = \
 
 # Child programs the tests exec.
 check_PROGRAMS += tests/lib/fdreport
+# What every test starts from: fds 0-2 only, umask, limits, signals.
+check_PROGRAMS += tests/lib/cleanstart
+tests_lib_cleanstart_SOURCES = tests/lib/cleanstart.c
 tests_lib_fdreport_SOURCES = tests/lib/fdreport.c
 
 # Shell tests get the same environment.
@@ -43,8 +53,11 @@ TEST_EXTENSIONS = .test
 # Where this machine cannot execute the build's programs, every test skips
 # with the reason, as do the targets that run them (bench, demo,
 # check-valgrind): $(cannot_run_skip) ends their recipe's first command.
+# Each test runs under tests/lib/cleanstart: whatever fds, umask, limits
+# and ignored signals the caller of make had, the test does not.
 if HOST_RUNS
-TEST_LOG_COMPILER = $(SHELL)
+LOG_COMPILER = $(abs_top_builddir)/tests/lib/cleanstart
+TEST_LOG_COMPILER = $(LOG_COMPILER) $(SHELL)
 cannot_run_skip = :
 else
 LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/lib/cannot-run.sh
@@ -251,6 +264,12 @@ check_LTLIBRARIES += tests/lib/libnotmpfile.la
 tests_lib_libnotmpfile_la_SOURCES = tests/lib/notmpfile.c
 tests_lib_libnotmpfile_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 
+# A link planted at enable's temporary name, between its unlink and its
+# open (preload.test).
+check_LTLIBRARIES += tests/lib/libplantlink.la
+tests_lib_libplantlink_la_SOURCES = tests/lib/plantlink.c
+tests_lib_libplantlink_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+
 # An empty shared library: the "other preload" of the command tests.
 check_LTLIBRARIES += tests/lib/libempty.la
 tests_lib_libempty_la_SOURCES = tests/lib/empty.c
@@ -332,15 +351,18 @@ MUTATE_DIR = $(abs_top_builddir)/mutate.d
 MUTATE_SAMPLE =
 MUTATE_SEED =
 MUTANTS =
+MUTATE_TABLE =
 MUTATE_FILES = tests/mutate/run.sh tests/mutate/apply.awk \
-	tests/mutate/mutants
+	tests/mutate/mutants tests/mutate/auto.py
 EXTRA_DIST += $(MUTATE_FILES)
 mutate:
 	@$(cannot_run_skip); \
 	unset MAKEFLAGS MFLAGS MAKELEVEL; sample='$(MUTATE_SAMPLE)'; \
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	MAKE='$(MAKE)' MUTATE_DIR='$(MUTATE_DIR)' MUTATE_TESTS='$(TESTS)'; \
+	MUTATE_TABLE='$(MUTATE_TABLE)'; \
 	export top_srcdir top_builddir MAKE MUTATE_DIR MUTATE_TESTS; \
+	[ -z "$$MUTATE_TABLE" ] || export MUTATE_TABLE; \
 	mkdir -p '$(MUTATE_DIR)' && \
 	cp $(top_srcdir)/tests/mutate/run.sh '$(MUTATE_DIR)/run.sh' && \
 	$(SHELL) '$(MUTATE_DIR)/run.sh' \
@@ -352,3 +374,43 @@ mutate-check:
 	MUTATE_DIR='$(MUTATE_DIR)' MUTATE_TESTS='$(TESTS)' \
 	$(SHELL) $(top_srcdir)/tests/mutate/run.sh -c
 .PHONY: mutate mutate-check
+
+# `make mutate-auto`: mutants nobody wrote, made by tests/mutate/auto.py
+# from MUTATE_AUTO_FILES (negated conditions, dropped && and || terms,
+# changed comparisons, deleted calls whose result a condition checks,
+# constants changed by one); MUTATE_AUTO_SAMPLE of them, which
+# MUTATE_AUTO_SEED picks, run as make mutate runs its table.  Survivors
+# are listed in mutate.d/table.txt; the target fails if one survives.
+# `make mutate-auto-list` lists them all, without running any.
+MUTATE_AUTO_FILES = src/core/exec.c src/core/report.c src/core/layers.c \
+	src/core/policy.c src/cmd/audit.c src/cmd/scan.c src/cmd/preload.c
+MUTATE_AUTO_SAMPLE = 10
+MUTATE_AUTO_SEED = 0
+mutate-auto:
+	@$(cannot_run_skip); \
+	mkdir -p '$(MUTATE_DIR)' && \
+	(cd $(top_srcdir) && python3 tests/mutate/auto.py \
+	  -n '$(MUTATE_AUTO_SAMPLE)' -s '$(MUTATE_AUTO_SEED)' \
+	  $(MUTATE_AUTO_FILES)) > '$(MUTATE_DIR)/auto.mutants' && \
+	$(MAKE) $(AM_MAKEFLAGS) mutate \
+	  MUTATE_TABLE='$(MUTATE_DIR)/auto.mutants'
+mutate-auto-list:
+	@cd $(top_srcdir) && python3 tests/mutate/auto.py --list \
+	  $(MUTATE_AUTO_FILES)
+.PHONY: mutate-auto mutate-auto-list
+
+# `make coverage`: the whole suite in a gcov build of a copy of the
+# release tree (coverage.d), and gcovr's line and branch coverage of each
+# file of src/ (tests/coverage/run.sh; needs Debian's gcovr).  Not in CI.
+COVERAGE_DIR = $(abs_top_builddir)/coverage.d
+EXTRA_DIST += tests/coverage/run.sh
+coverage:
+	@$(cannot_run_skip); \
+	unset MAKEFLAGS MFLAGS MAKELEVEL; \
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	MAKE='$(MAKE)' COVERAGE_DIR='$(COVERAGE_DIR)'; \
+	export top_srcdir top_builddir MAKE COVERAGE_DIR; \
+	mkdir -p '$(COVERAGE_DIR)' && \
+	cp $(top_srcdir)/tests/coverage/run.sh '$(COVERAGE_DIR)/run.sh' && \
+	$(SHELL) '$(COVERAGE_DIR)/run.sh'
+.PHONY: coverage

@@ -577,6 +577,40 @@ START_TEST(report_alongside_enforcement)
 }
 END_TEST
 
+/*
+ * The sweep and the rules together: an fd no wrapper saw (a raw system
+ * call, no flag) that the arguments name as --status-fd N is kept; the
+ * same kind of fd, not named, is swept.
+ */
+START_TEST(sweep_spares_what_a_rule_keeps)
+{
+	const char *fdreport = getenv("FDREPORT");
+	char number[16], got[4096];
+	int named, unnamed, spawn;
+
+	if (skip())
+		return;
+	ck_assert_ptr_nonnull(fdreport);
+	named = (int)sys_openat(AT_FDCWD, "/dev/zero", O_RDONLY, 0);
+	unnamed = (int)sys_openat(AT_FDCWD, "/dev/zero", O_RDONLY, 0);
+	ck_assert_int_ge(named, 3);
+	ck_assert_int_ge(unnamed, 3);
+	ck_assert(!tl_cloexec(named) && !tl_cloexec(unnamed));
+	snprintf(number, sizeof(number), "%d", named);
+	for (spawn = 0; spawn < 2; spawn++) {
+		ck_assert_int_eq(output_of(fdreport, "--status-fd", number,
+					   spawn, got, sizeof(got)),
+				 0);
+		ck_assert_msg(lists_fd(got, named), "%s: --status-fd %d swept",
+			      spawn ? "spawn" : "fork", named);
+		ck_assert_msg(!lists_fd(got, unnamed), "%s: fd %d not swept",
+			      spawn ? "spawn" : "fork", unnamed);
+	}
+	sys_close(named);
+	sys_close(unnamed);
+}
+END_TEST
+
 static Suite *policy_suite(void)
 {
 	Suite *s = suite_create("policy");
@@ -590,6 +624,8 @@ static Suite *policy_suite(void)
 		   "CLOEXEC_POLICY=sweep=on");
 	tl_add_env(s, sweep_with_a_wide_keep_range, 1,
 		   "CLOEXEC_POLICY=sweep=on keep=100-999999999");
+	tl_add_env(s, sweep_spares_what_a_rule_keeps, 1,
+		   "CLOEXEC_POLICY=sweep=on");
 	tl_add(s, no_sweep_by_default);
 	tl_add_env(s, scope_process_leaves_children_alone, 1,
 		   "CLOEXEC_POLICY=scope=process");

@@ -6,9 +6,9 @@
  *
  *	holdfds [-e] WHAT...
  *
- * WHAT is listen (a TCP socket on 127.0.0.1, listening), connected (a
- * unix socketpair), write:PATH (PATH opened for writing), read:PATH or
- * pipe.  With -e every fd is made close-on-exec, as the program itself
+ * WHAT is listen (a TCP socket on 127.0.0.1, listening), listen6 (the
+ * same on ::1), connected (a unix socketpair), write:PATH (PATH opened
+ * for writing), read:PATH or pipe.  With -e every fd is made close-on-exec, as the program itself
  * asks: SOCK_CLOEXEC, O_CLOEXEC, pipe2(O_CLOEXEC).  It first closes
  * whatever it inherited above 2, so what a scan finds is its own.
  */
@@ -33,6 +33,14 @@ static int make(const char *what, int cloexec)
 
 		sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 		return fd < 0 || bind(fd, (void *)&sin, sizeof(sin)) ||
+		       listen(fd, 1);
+	}
+	if (!strcmp(what, "listen6")) {
+		struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
+		int fd = socket(AF_INET6, SOCK_STREAM | sock_flag, 0);
+
+		sin6.sin6_addr = in6addr_loopback;
+		return fd < 0 || bind(fd, (void *)&sin6, sizeof(sin6)) ||
 		       listen(fd, 1);
 	}
 	if (!strcmp(what, "connected"))

@@ -16,7 +16,11 @@
  * place instead of forking (a process handing on to its next image), and
  * -2 makes a pipe and closes it first: the one that counts is then the
  * process's second call, which the library makes on its fast path (the
- * first one finds the policy and the kernel unknown yet).
+ * first one finds the policy and the kernel unknown yet).  -s sets
+ * FD_CLOEXEC on both ends itself with fcntl F_SETFD (the program's own
+ * flag again, set after the call); -f first tries to exec, in place, a
+ * program that does not exist, and then goes on (a shell's search of
+ * PATH, an exec that failed).
  *
  * Bounded: 60 seconds, then SIGALRM ends it.
  */
@@ -76,6 +80,7 @@ int main(int argc, char **argv)
 	char line[256];
 	int p[2], status;
 	bool own_flag = false, in_place = false, second = false;
+	bool set_flag = false, fail_first = false;
 	size_t len = 0;
 	ssize_t n;
 	pid_t pid;
@@ -85,6 +90,8 @@ int main(int argc, char **argv)
 		own_flag |= !strcmp(argv[1], "-c");
 		in_place |= !strcmp(argv[1], "-x");
 		second |= !strcmp(argv[1], "-2");
+		set_flag |= !strcmp(argv[1], "-s");
+		fail_first |= !strcmp(argv[1], "-f");
 	}
 	if (second) {
 		if (pipe(p))
@@ -94,6 +101,14 @@ int main(int argc, char **argv)
 	}
 	if (argc < 3 || (own_flag ? pipe2(p, O_CLOEXEC) : pipe(p)))
 		return usage();
+	if (set_flag && (fcntl(p[0], F_SETFD, FD_CLOEXEC) ||
+			 fcntl(p[1], F_SETFD, FD_CLOEXEC)))
+		return 2;
+	if (fail_first) {
+		char *none[] = { "/nonexistent/pipefd-none", NULL };
+
+		execv(none[0], none);
+	}
 	if (!strcmp(argv[1], "write") && argc >= 4) {
 		if (write(p[1], argv[2], strlen(argv[2])) < 0 ||
 		    write(p[1], "\n", 1) != 1)

@@ -24,7 +24,8 @@ LC_ALL=C
 export LC_ALL
 : "${top_srcdir:?run me from make mutate}" "${top_builddir:?}"
 : "${MUTATE_DIR:?}" "${MUTATE_TESTS:?}" "${MAKE:=make}"
-table=$top_srcdir/tests/mutate/mutants
+# Another table (make mutate-auto's, made by auto.py): MUTATE_TABLE.
+table=${MUTATE_TABLE:-$top_srcdir/tests/mutate/mutants}
 apply=$top_srcdir/tests/mutate/apply.awk
 jobs=${MUTATE_JOBS:-2}
 # A test that runs longer than this is a kill (a mutant that hangs).
