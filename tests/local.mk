@@ -320,3 +320,9 @@ mutate-check:
 	MUTATE_DIR='$(MUTATE_DIR)' MUTATE_TESTS='$(TESTS)' \
 	$(SHELL) $(top_srcdir)/tests/mutate/run.sh -c
 .PHONY: mutate mutate-check
+
+# A library planted in a tree, of the library's soname (preload.test).
+check_LTLIBRARIES += tests/lib/planted/libcloexec.la
+tests_lib_planted_libcloexec_la_SOURCES = tests/lib/planted.c
+tests_lib_planted_libcloexec_la_CFLAGS = $(AM_CFLAGS) -fno-builtin
+tests_lib_planted_libcloexec_la_LDFLAGS = -version-info 0:0:0 -rpath /nowhere
