@@ -177,6 +177,14 @@ check_PROGRAMS += tests/lib/oldver
 tests_lib_oldver_SOURCES = tests/lib/oldver.c
 tests_lib_mkfd_SOURCES = tests/lib/mkfd.c
 tests_lib_holdfds_SOURCES = tests/lib/holdfds.c
+# A FUSE file that never answers a stat (scan.test; skipped without it).
+EXTRA_DIST += tests/lib/stuckfs.c
+if HAVE_FUSE3
+check_PROGRAMS += tests/lib/stuckfs
+tests_lib_stuckfs_SOURCES = tests/lib/stuckfs.c
+tests_lib_stuckfs_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS)
+tests_lib_stuckfs_LDADD = $(FUSE3_LIBS)
+endif
 
 # The inheritance tests' C parent; their setuid program is built by the
 # test itself, linked with the library (setuid ignores LD_PRELOAD).
