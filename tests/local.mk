@@ -223,6 +223,7 @@ SHELL_TESTS = \
 	tests/cmd/audit.test \
 	tests/cmd/auditlog.test \
 	tests/cmd/checkstatus.test \
+	tests/cmd/trust.test \
 	tests/cmd/signals.test \
 	tests/cmd/keeplog.test \
 	tests/cmd/auditfd.test \

@@ -1538,12 +1538,11 @@ void audit_write_root(int fd, char *const argv[], int except)
 		closedir(dir);
 }
 
-void audit_write_exec(int fd, const char *path, char *const argv[])
+char *audit_exec_line(long pid, long ppid, const char *path,
+		      char *const argv[], size_t *len)
 {
 	char *text;
-	size_t size;
-	FILE *out = line_head(&text, &size, "exec", (long)getpid(),
-			      (long)getppid());
+	FILE *out = line_head(&text, len, "exec", pid, ppid);
 
 	fputs(",\"exec\":", out);
 	put_json(out, path);
@@ -1551,5 +1550,14 @@ void audit_write_exec(int fd, const char *path, char *const argv[])
 	fputs(",\"spawn\":false}\n", out);
 	if (fclose(out))
 		abort();
+	return text;
+}
+
+void audit_write_exec(int fd, const char *path, char *const argv[])
+{
+	size_t size;
+	char *text = audit_exec_line((long)getpid(), (long)getppid(), path,
+				     argv, &size);
+
 	write_line(fd, text, size);
 }

@@ -67,5 +67,8 @@ int audit_summary_stream(FILE *in, FILE *out);
  */
 void audit_write_root(int fd, char *const argv[], int except);
 void audit_write_exec(int fd, const char *path, char *const argv[]);
+/* That line, for pid (whose parent is ppid), allocated; its length in len. */
+char *audit_exec_line(long pid, long ppid, const char *path,
+		      char *const argv[], size_t *len);
 
 #endif /* CLOEXEC_AUDIT_H */

@@ -30,6 +30,7 @@
 
 #include "audit.h"
 #include "inspect.h"
+#include "logcopy.h"
 #include "preload.h"
 #include "scan.h"
 
@@ -388,6 +389,9 @@ struct audit_run {
 	int wfd; /* the tree's, inherited: append only */
 	int rfd; /* cloexec's, to read the lines back */
 	int sock; /* the socket for the lines that cannot go to wfd */
+	/* what a datagram of the tree starts with: REPORT_AUDIT_TOKEN_LEN hex */
+	char token[REPORT_AUDIT_TOKEN_LEN + 1];
+	int refused; /* datagrams that did not come from the tree */
 };
 
 /* The tree's fd goes at or above this, out of the way of the numbers
@@ -406,7 +410,7 @@ struct audit_run {
  */
 static void open_audit(const char *keep_log, struct audit_run *run)
 {
-	char path[PATH_MAX], value[80];
+	char path[PATH_MAX], value[128];
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	unsigned char bytes[16];
 	struct stat w, r;
@@ -467,6 +471,17 @@ static void open_audit(const char *keep_log, struct audit_run *run)
 	    bind(run->sock, (struct sockaddr *)&sa,
 		 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)))
 		die("cannot make the audit's socket", NULL);
+	/*
+	 * The name is public (/proc/net/unix lists it to every user); the
+	 * token is not: it is in the environment of the tree's processes,
+	 * which /proc shows only to their own user (and root).  A datagram
+	 * without it is not from the tree, and is refused.
+	 */
+	if (getrandom(bytes, sizeof(bytes), 0) != (ssize_t)sizeof(bytes))
+		die("cannot make the audit's token", NULL);
+	for (i = 0; i < sizeof(bytes); i++)
+		snprintf(run->token + 2 * i, 3, "%02x", bytes[i]);
+	n += snprintf(value + n, sizeof(value) - (size_t)n, ":%s", run->token);
 	if (setenv(REPORT_AUDIT_SOCKET_ENV, value, 1))
 		die("cannot set " REPORT_AUDIT_SOCKET_ENV, NULL);
 }
@@ -474,15 +489,17 @@ static void open_audit(const char *keep_log, struct audit_run *run)
 /*
  * The lines received on the socket, appended to the log, where the
  * summary, and --summarize of a kept log, read them.  Anyone on the
- * machine (in this network namespace) may send to the socket: only whole
- * lines of the library's go on, and the worst a stranger can do is add
- * one, which can fail the verdict but never hide a leak.  Returns how
- * many could not be appended (a full disk).
+ * machine (in this network namespace) may send to the socket: a datagram
+ * is taken only if it starts with the tree's token and a newline, then
+ * one whole line of the library's.  Any other is refused and counted
+ * (run->refused), which makes the audit incomplete: a stranger can fail
+ * the verdict, never add to it or crowd the tree's lines out unseen.
+ * Returns how many could not be appended (a full disk).
  */
-static int drain_socket(const struct audit_run *run)
+static int drain_socket(struct audit_run *run)
 {
 	static const char head[] = "{\"libcloexec\":1,";
-	char buf[REPORT_LINE_MAX + 1];
+	char buf[REPORT_AUDIT_TOKEN_LEN + 1 + REPORT_LINE_MAX + 1], *line;
 	int unwritten = 0;
 	ssize_t n;
 
@@ -492,12 +509,22 @@ static int drain_socket(const struct audit_run *run)
 			continue;
 		if (n < 0)
 			break;
-		if ((size_t)n < sizeof(head) || (size_t)n > REPORT_LINE_MAX ||
-		    buf[n - 1] != '\n' || memchr(buf, '\n', (size_t)n - 1) ||
-		    memchr(buf, '\0', (size_t)n) ||
-		    strncmp(buf, head, sizeof(head) - 1))
+		if (n <= REPORT_AUDIT_TOKEN_LEN ||
+		    memcmp(buf, run->token, REPORT_AUDIT_TOKEN_LEN) ||
+		    buf[REPORT_AUDIT_TOKEN_LEN] != '\n') {
+			run->refused++;
 			continue;
-		if (write(run->wfd, buf, (size_t)n) != n)
+		}
+		line = buf + REPORT_AUDIT_TOKEN_LEN + 1;
+		n -= REPORT_AUDIT_TOKEN_LEN + 1;
+		if ((size_t)n < sizeof(head) || (size_t)n > REPORT_LINE_MAX ||
+		    line[n - 1] != '\n' || memchr(line, '\n', (size_t)n - 1) ||
+		    memchr(line, '\0', (size_t)n) ||
+		    strncmp(line, head, sizeof(head) - 1)) {
+			run->refused++;
+			continue;
+		}
+		if (write(run->wfd, line, (size_t)n) != n)
 			unwritten++;
 	}
 	return unwritten;
@@ -693,7 +720,10 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 	siginfo_t info;
 	struct audit_counts counts;
 	char tail[PATH_MAX + 64], path[PATH_MAX];
-	int status, lost, verdict;
+	int status, lost = 0, verdict, go[2], read_fd;
+	struct log_copy copy;
+	size_t first_len;
+	char *first;
 	pid_t pid;
 	size_t i;
 
@@ -715,21 +745,41 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 	sigaddset(&run_mask, SIGCHLD);
 	wait_mask = saved_mask;
 	sigdelset(&wait_mask, SIGCHLD);
+	/*
+	 * The program's exec line is written here, and copied with
+	 * cloexec's other lines before the program runs (it waits on go):
+	 * a log truncated under the summary is seen shorter than that.
+	 */
+	program_path(argv[0], path, sizeof(path));
+	if (pipe2(go, O_CLOEXEC))
+		die("cannot make a pipe", NULL);
 	pid = fork();
 	if (pid < 0)
 		die("cannot fork", NULL);
 	if (pid == 0) {
+		char c;
+
 		for (i = 0; i < COUNT(forwarded); i++)
 			sigaction(forwarded[i], &old[i], NULL);
 		sigaction(SIGCHLD, &old_chld, NULL);
 		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
-		audit_write_exec(run->wfd, program_path(argv[0], path,
-							sizeof(path)),
-				 argv);
+		close(go[1]);
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
 		execvp(argv[0], argv);
 		_exit(exec_failed(argv[0]));
 	}
 	program_pid = pid;
+	close(go[0]);
+	logcopy_open(&copy, run->rfd);
+	first = audit_exec_line((long)pid, (long)getpid(), path, argv,
+				&first_len);
+	if (write(run->wfd, first, first_len) != (ssize_t)first_len)
+		lost++;
+	free(first);
+	/* cloexec's own lines, copied before anything else can write */
+	logcopy_take(&copy);
+	close(go[1]);
 	sigprocmask(SIG_SETMASK, &run_mask, NULL);
 	/*
 	 * Take the socket's lines while the program runs (its queue is
@@ -737,9 +787,12 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 	 * ends the wait without a race.  Not reaped yet: until then the pid
 	 * is the program's.
 	 */
-	lost = 0;
 	for (;;) {
-		struct pollfd in = { .fd = run->sock, .events = POLLIN };
+		struct pollfd in[2] = { { .fd = run->sock, .events = POLLIN },
+					{ .fd = logcopy_fd(&copy),
+					  .events = POLLIN } };
+		/* without inotify, the log is looked at ten times a second */
+		struct timespec tick = { 0, 100 * 1000 * 1000 };
 
 		info.si_pid = 0;
 		if (waitid(P_PID, (id_t)pid, &info,
@@ -750,8 +803,10 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 		}
 		if (info.si_pid == pid)
 			break;
-		if (ppoll(&in, 1, NULL, &wait_mask) > 0)
+		if (ppoll(in, 2, in[1].fd < 0 ? &tick : NULL, &wait_mask) > 0 &&
+		    in[0].revents)
 			lost += drain_socket(run);
+		logcopy_take(&copy);
 	}
 	sigprocmask(SIG_BLOCK, &block, NULL);
 	program_pid = 0;
@@ -760,14 +815,29 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 			die("cannot wait for the program", NULL);
 	lost += drain_socket(run);
 	close(run->sock);
+	read_fd = logcopy_finish(&copy);
 	close(run->wfd);
 	if (lost)
 		fprintf(stderr, "cloexec: audit: INCOMPLETE, %d line%s could "
 				"not be added to the log\n",
 			lost, lost == 1 ? "" : "s");
-	audit_summary_fd(new_audit(), run->rfd, stderr, verbose, &counts);
+	if (run->refused)
+		fprintf(stderr,
+			"cloexec: audit: INCOMPLETE, %d message%s to the "
+			"audit's socket refused: not from the audited tree "
+			"(no token); someone else wrote to it, and may have "
+			"crowded out the tree's lines\n",
+			run->refused, run->refused == 1 ? "" : "s");
+	if (copy.cut)
+		fprintf(stderr,
+			"cloexec: audit: INCOMPLETE, the log was cut while the "
+			"program ran (truncated, or written over): lines of "
+			"the tree may be missing; the summary is of what "
+			"cloexec read before\n");
+	audit_summary_fd(new_audit(), read_fd, stderr, verbose, &counts);
+	close(run->rfd);
 	close_baseline();
-	counts.lost += lost;
+	counts.lost += lost + run->refused + copy.cut;
 	how_it_ended(argv[0], status, tail, sizeof(tail));
 	verdict = say_end(stderr, &counts, check, leak_status, tail);
 	return verdict ? verdict : end_like(status);

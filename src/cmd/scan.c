@@ -138,8 +138,8 @@ static void classify(struct scan *sc, struct fd_info *f, int pid)
 	if (sscanf(f->target, "socket:[%lu]", &inode) == 1) {
 		f->kind = "socket";
 		f->sock = socktab_find(sc->socks, pid, inode);
-		f->risk =
-			f->sock && f->sock->listening ? RISK_HIGH : RISK_MEDIUM;
+		f->risk = f->sock && f->sock->listening ? RISK_HIGH :
+			  RISK_MEDIUM;
 	} else if (!strncmp(f->target, "pipe:", 5)) {
 		f->kind = "pipe";
 		f->risk = RISK_LOW;

@@ -430,6 +430,8 @@ struct report {
 	int named; /* CLOEXEC_AUDIT_FD's log, NAMED_NONE or NAMED_BAD */
 	const char *named_why; /* why NAMED_BAD, or why a write failed */
 	int sock; /* to CLOEXEC_AUDIT_SOCKET: -1 not yet, -2 cannot */
+	/* the tree's token, each datagram's first line; "" where none */
+	char token[REPORT_AUDIT_TOKEN_LEN + 2];
 	int lost; /* lines neither in the named log nor sent */
 };
 
@@ -594,7 +596,7 @@ static int named_log(const char **why)
  */
 static int audit_socket(struct report *r)
 {
-	const char *name;
+	const char *name, *token;
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct timeval wait = { 2, 0 };
 	socklen_t len;
@@ -607,9 +609,18 @@ static int audit_socket(struct report *r)
 	name = secure_env(REPORT_AUDIT_SOCKET_ENV);
 	if (!name || !*name)
 		return -1;
-	n = strlen(name);
+	/* NAME:TOKEN; a bare NAME is an older cloexec's, which wants none */
+	token = strchr(name, ':');
+	n = token ? (size_t)(token - name) : strlen(name);
 	if (n + 1 >= sizeof(sa.sun_path))
 		return -1;
+	if (token) {
+		if (strlen(token + 1) != REPORT_AUDIT_TOKEN_LEN)
+			return -1;
+		memcpy(r->token, token + 1, REPORT_AUDIT_TOKEN_LEN);
+		r->token[REPORT_AUDIT_TOKEN_LEN] = '\n';
+		r->token[REPORT_AUDIT_TOKEN_LEN + 1] = '\0';
+	}
 	memcpy(sa.sun_path + 1, name, n);
 	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
 	fd = sys_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -624,12 +635,17 @@ static int audit_socket(struct report *r)
 	r->sock = (int)fd;
 	return r->sock;
 }
+/* One datagram: the token's line (proof that it comes from the tree), the line. */
 
 static bool send_line(struct report *r, const char *line, size_t len)
 {
 	int fd = audit_socket(r);
-	struct iovec iov = { .iov_base = (void *)line, .iov_len = len };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	size_t token_len = strlen(r->token);
+	struct iovec iov[2] = {
+		{ .iov_base = r->token, .iov_len = token_len },
+		{ .iov_base = (void *)line, .iov_len = len },
+	};
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2 };
 	long n;
 
 	if (fd < 0)
@@ -637,7 +653,7 @@ static bool send_line(struct report *r, const char *line, size_t len)
 	do
 		n = sys_sendmsg(fd, &msg, MSG_NOSIGNAL);
 	while (n == -EINTR);
-	return n == (long)len;
+	return n == (long)(token_len + len);
 }
 
 /* The head of a line of this process's report. */

@@ -63,6 +63,11 @@
  */
 #define REPORT_AUDIT_FD_ENV "CLOEXEC_AUDIT_FD"
 #define REPORT_AUDIT_SOCKET_ENV "CLOEXEC_AUDIT_SOCKET"
+/*
+ * CLOEXEC_AUDIT_SOCKET is NAME:TOKEN; each datagram to the socket is the
+ * token (this many hex digits), a newline, then the line.
+ */
+#define REPORT_AUDIT_TOKEN_LEN 32
 
 /*
  * The schema of the lines (doc/audit.md): "schema":2 in each, after
