@@ -86,6 +86,9 @@ static const char usage_text[] =
 	"                         fails only on others (doc/audit.md)\n"
 	"      --write-baseline=FILE  write the leaks found to FILE, as a\n"
 	"                         baseline that accepts them all\n"
+	"      --accept-unaudited=PATTERN  a program that runs without the\n"
+	"                         library (static, setuid) and matches\n"
+	"                         PATTERN does not make the audit incomplete\n"
 	"\n"
 	"       cloexec [--check [--leak-status=N]] [--baseline=FILE]\n"
 	"               [--write-baseline=FILE] --summarize FILE...\n"
@@ -122,8 +125,9 @@ static const char usage_text[] =
 	"Exit status is PROGRAM's, or 125 if cloexec itself fails, 126 if\n"
 	"PROGRAM cannot be run, 127 if PROGRAM is not found; with --check, 120\n"
 	"(or --leak-status) when something leaked, whatever PROGRAM's own\n"
-	"status, which the summary's last line gives, else 121 if audit lines\n"
-	"were lost.\n";
+	"status, which the summary's last line gives, else 121 if the audit\n"
+	"is incomplete (lines lost, the log cut, messages from outside the\n"
+	"tree, programs that ran without the library).\n";
 
 static const struct option long_options[] = {
 	{ "off", no_argument, NULL, 'o' },
@@ -137,6 +141,7 @@ static const struct option long_options[] = {
 	{ "summarize", no_argument, NULL, 'Z' },
 	{ "baseline", required_argument, NULL, 'B' },
 	{ "write-baseline", required_argument, NULL, 'W' },
+	{ "accept-unaudited", required_argument, NULL, 'U' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "scan", no_argument, NULL, 's' },
@@ -537,10 +542,18 @@ static bool verbose;
 static const char *baseline, *write_baseline;
 static FILE *baseline_out;
 
+/* --accept-unaudited PATTERNs, for every summary. */
+static const char *accept_unaudited[64];
+static size_t naccept;
+
 /* A summary's audit, with the baseline to use and to write. */
 static struct audit *new_audit(void)
 {
 	struct audit *a = audit_new();
+	size_t i;
+
+	for (i = 0; i < naccept; i++)
+		audit_accept_unaudited(a, accept_unaudited[i]);
 
 	audit_resolve = true;
 	if (baseline && audit_use_baseline(a, baseline))
@@ -946,6 +959,12 @@ int main(int argc, char **argv)
 			break;
 		case 'W':
 			write_baseline = optarg;
+			break;
+		case 'U':
+			if (naccept < COUNT(accept_unaudited))
+				accept_unaudited[naccept++] = optarg;
+			else
+				die("too many --accept-unaudited", optarg);
 			break;
 		case 'v':
 			verbose = true;
