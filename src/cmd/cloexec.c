@@ -486,7 +486,10 @@ static void open_audit(const char *keep_log, struct audit_run *run)
 		die("cannot make the audit's token", NULL);
 	for (i = 0; i < sizeof(bytes); i++)
 		snprintf(run->token + 2 * i, 3, "%02x", bytes[i]);
-	n += snprintf(value + n, sizeof(value) - (size_t)n, ":%s", run->token);
+	if (fstat(run->sock, &w))
+		die("cannot stat the audit's socket", NULL);
+	n += snprintf(value + n, sizeof(value) - (size_t)n, ":%s:%llu",
+		      run->token, (unsigned long long)w.st_ino);
 	if (setenv(REPORT_AUDIT_SOCKET_ENV, value, 1))
 		die("cannot set " REPORT_AUDIT_SOCKET_ENV, NULL);
 }
