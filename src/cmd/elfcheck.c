@@ -41,7 +41,8 @@ struct image {
 	size_t size;
 };
 
-static int say(char *why, size_t size, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int
+say(char *why, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 

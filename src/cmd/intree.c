@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +18,20 @@
 #include <unistd.h>
 
 #include "intree.h"
+
+#ifndef SYS_openat2
+#define SYS_openat2 437 /* the same number on every architecture */
+#endif
+
+/*
+ * struct open_how and its RESOLVE_ flags, from <linux/openat2.h>, which
+ * another C library's compiler (musl-gcc) may not see.
+ */
+struct tree_open_how {
+	uint64_t flags, mode, resolve;
+};
+#define TREE_RESOLVE_NO_MAGICLINKS 0x02
+#define TREE_RESOLVE_IN_ROOT 0x10
 
 int tree_open(struct tree *t, const char *dir)
 {
@@ -95,10 +108,10 @@ static int open_nofollow(int rootfd, const char *path, int flags, mode_t mode)
 
 int tree_openat(const struct tree *t, const char *path, int flags, mode_t mode)
 {
-	struct open_how how = {
+	struct tree_open_how how = {
 		.flags = (uint64_t)(unsigned)flags,
 		.mode = flags & (O_CREAT | O_TMPFILE) ? mode : 0,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+		.resolve = TREE_RESOLVE_IN_ROOT | TREE_RESOLVE_NO_MAGICLINKS,
 	};
 	long fd;
 
@@ -106,14 +119,9 @@ int tree_openat(const struct tree *t, const char *path, int flags, mode_t mode)
 		path++;
 	if (!*path)
 		path = ".";
-#ifdef SYS_openat2
 	fd = syscall(SYS_openat2, t->rootfd, path, &how, sizeof(how));
 	if (fd >= 0 || errno != ENOSYS)
 		return (int)fd;
-#else
-	(void)how;
-	(void)fd;
-#endif
 	/* nothing lies outside the running system's own "/" */
 	if (t->host)
 		return openat(t->rootfd, path, flags, mode);
