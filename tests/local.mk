@@ -186,6 +186,11 @@ tests_lib_stuckfs_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS)
 tests_lib_stuckfs_LDADD = $(FUSE3_LIBS)
 endif
 
+# A kernel without openat2, for its children (preload.test).
+check_PROGRAMS += tests/lib/noopenat2
+tests_lib_noopenat2_SOURCES = tests/lib/noopenat2.c
+tests_lib_noopenat2_CPPFLAGS = $(AM_CPPFLAGS) $(KERNEL_TEST_CPPFLAGS)
+
 # The inheritance tests' C parent; their setuid program is built by the
 # test itself, linked with the library (setuid ignores LD_PRELOAD).
 check_PROGRAMS += tests/lib/pipefd

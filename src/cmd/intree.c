@@ -101,6 +101,10 @@ static int open_nofollow(int rootfd, const char *path, int flags, mode_t mode)
 	}
 	fd = openat(dir, *comp ? comp : ".", flags | O_NOFOLLOW, mode);
 	err = errno;
+	/* O_DIRECTORY on a link says ENOTDIR: it is a link all the same */
+	if (fd < 0 && err == ENOTDIR && *comp &&
+	    !fstatat(dir, comp, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
+		err = ELOOP;
 	close(dir);
 	errno = err;
 	return fd;
