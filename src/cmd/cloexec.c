@@ -904,7 +904,7 @@ int main(int argc, char **argv)
 	const char *lib = NULL, *env;
 	enum audit_mode audit = AUDIT_NONE;
 	char *policy = NULL, *options = NULL;
-	struct audit_run run;
+	struct audit_run run = { .sock = -1 };
 	bool scan = false, json = false, show = false, check_cfg = false;
 	int c, fail_on = scan_parse_level("high");
 	int leak_status = -1;
