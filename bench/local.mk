@@ -8,7 +8,7 @@ bench_fdbench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/lib
 bench_fdbench_LDADD = -lpthread
 bench_startme_SOURCES = bench/startme.c
 CLEANFILES += $(EXTRA_PROGRAMS)
-EXTRA_DIST += bench/run.sh bench/report.awk bench/pipeline.sh
+EXTRA_DIST += bench/run.sh bench/report.awk bench/pipeline.sh bench/scan.sh
 
 bench: bench/fdbench bench/startme src/libcloexec.la tests/lib/libempty.la
 	@$(cannot_run_skip); \
@@ -16,3 +16,10 @@ bench: bench/fdbench bench/startme src/libcloexec.la tests/lib/libempty.la
 	  CLOEXEC_LIB='$(abs_top_builddir)/src/.libs/libcloexec.so.0' \
 	  $(SHELL) $(srcdir)/bench/run.sh
 .PHONY: bench
+
+# `make bench-scan`: cloexec --scan at 20,000 and 100,000 sockets.
+bench-scan: src/cloexec tests/lib/holdfds
+	@CLOEXEC_CMD='$(abs_top_builddir)/src/cloexec' \
+	  HOLDFDS='$(abs_top_builddir)/tests/lib/holdfds' \
+	  OLD_CLOEXEC='$(OLD_CLOEXEC)' $(SHELL) $(srcdir)/bench/scan.sh
+.PHONY: bench-scan

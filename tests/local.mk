@@ -190,6 +190,19 @@ check_PROGRAMS += tests/lib/oldver
 tests_lib_oldver_SOURCES = tests/lib/oldver.c
 tests_lib_mkfd_SOURCES = tests/lib/mkfd.c
 tests_lib_holdfds_SOURCES = tests/lib/holdfds.c
+# A FUSE file that never answers a stat (scan.test; skipped without it).
+EXTRA_DIST += tests/lib/stuckfs.c
+if HAVE_FUSE3
+check_PROGRAMS += tests/lib/stuckfs
+tests_lib_stuckfs_SOURCES = tests/lib/stuckfs.c
+tests_lib_stuckfs_CFLAGS = $(AM_CFLAGS) $(FUSE3_CFLAGS)
+tests_lib_stuckfs_LDADD = $(FUSE3_LIBS)
+endif
+
+# A kernel without openat2, for its children (preload.test).
+check_PROGRAMS += tests/lib/noopenat2
+tests_lib_noopenat2_SOURCES = tests/lib/noopenat2.c
+tests_lib_noopenat2_CPPFLAGS = $(AM_CPPFLAGS) $(KERNEL_TEST_CPPFLAGS)
 
 # The inheritance tests' C parent; their setuid program is built by the
 # test itself, linked with the library (setuid ignores LD_PRELOAD).
@@ -230,6 +243,7 @@ SHELL_TESTS = \
 	tests/cmd/audit.test \
 	tests/cmd/auditlog.test \
 	tests/cmd/checkstatus.test \
+	tests/cmd/trust.test \
 	tests/cmd/signals.test \
 	tests/cmd/keeplog.test \
 	tests/cmd/auditfd.test \
@@ -414,3 +428,9 @@ coverage:
 	cp $(top_srcdir)/tests/coverage/run.sh '$(COVERAGE_DIR)/run.sh' && \
 	$(SHELL) '$(COVERAGE_DIR)/run.sh'
 .PHONY: coverage
+
+# A library planted in a tree, of the library's soname (preload.test).
+check_LTLIBRARIES += tests/lib/planted/libcloexec.la
+tests_lib_planted_libcloexec_la_SOURCES = tests/lib/planted.c
+tests_lib_planted_libcloexec_la_CFLAGS = $(AM_CFLAGS) -fno-builtin
+tests_lib_planted_libcloexec_la_LDFLAGS = -version-info 0:0:0 -rpath /nowhere

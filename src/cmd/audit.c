@@ -495,6 +495,10 @@ struct tree {
 	struct lines roots, starts, received, execs, handed, caller;
 	int log;
 	long seq;
+	/* --accept-unaudited: programs that may run without the library */
+	const char **accept;
+	size_t naccept;
+	int dark; /* programs started that never reported, not accepted */
 };
 
 static void lines_add(struct lines *l, const struct proc_line *p)
@@ -694,13 +698,29 @@ static bool reported(const struct tree *t, const struct proc_line *e)
 
 		if (s->log != e->log)
 			continue;
-		if (!e->spawn && s->pid == e->pid)
+		/* an exec without fork: the new image's start, after it */
+		if (!e->spawn && s->pid == e->pid && s->seq > e->seq)
 			return true;
 		if (e->spawn && s->ppid == e->pid &&
 		    (!strcmp(s->program, real) ||
 		     !strcmp(base_name(s->program), base_name(e->exec))))
 			return true;
 	}
+	return false;
+}
+
+/*
+ * Is a program started without the library accepted by a pattern of
+ * --accept-unaudited (matched against its path, and its base name)?
+ */
+static bool unaudited_accepted(const struct tree *t, const char *exec)
+{
+	size_t i;
+
+	for (i = 0; i < t->naccept; i++)
+		if (!fnmatch(t->accept[i], exec, 0) ||
+		    !fnmatch(t->accept[i], base_name(exec), 0))
+			return true;
 	return false;
 }
 
@@ -719,6 +739,7 @@ static int print_tree(struct tree *t, FILE *out, bool verbose)
 {
 	size_t i, j;
 	int unexplained = 0, unaudited = 0, shown = 0;
+	bool accepted;
 
 	for (i = 0; i < t->received.n; i++) {
 		struct proc_line *r = &t->received.v[i];
@@ -772,9 +793,21 @@ static int print_tree(struct tree *t, FILE *out, bool verbose)
 			fprintf(out, "  not audited (static, setuid, or of "
 				     "another C library): what it handed on "
 				     "is unexplained:\n");
-		fprintf(out, "    %s (pid %ld: %s)\n", e->exec, e->pid,
-			e->args);
+		accepted = unaudited_accepted(t, e->exec);
+		t->dark += !accepted;
+		fprintf(out, "    %s (pid %ld: %s)%s\n", e->exec, e->pid,
+			e->args, accepted ? " (accepted: --accept-unaudited)" :
+					    "");
 	}
+	if (t->dark)
+		fprintf(out,
+			"  INCOMPLETE: %d program%s ran without the library: "
+			"nothing %s or what %s started did was seen "
+			"(--accept-unaudited=PROGRAM accepts one that starts "
+			"nothing)\n",
+			t->dark, t->dark == 1 ? "" : "s",
+			t->dark == 1 ? "it" : "they",
+			t->dark == 1 ? "it" : "they");
 	if (verbose && t->caller.n) {
 		fprintf(out, "  open when cloexec started (the caller's, "
 			     "not checked):\n");
@@ -818,6 +851,16 @@ struct audit {
 	struct pending *pending; /* the lines of execs not yet known to be */
 	size_t npending;
 };
+
+void audit_accept_unaudited(struct audit *a, const char *pattern)
+{
+	struct tree *t = &a->tree;
+
+	t->accept = realloc(t->accept, (t->naccept + 1) * sizeof(*t->accept));
+	if (!t->accept)
+		abort();
+	t->accept[t->naccept++] = pattern;
+}
 
 /*
  * A line the library wrote whole: it ends with "}", then its newline
@@ -1331,7 +1374,11 @@ int audit_print(struct audit *a, FILE *out, bool verbose,
 	if (c) {
 		c->unexplained = unexplained;
 		c->caller = (int)a->tree.caller.n;
+		/* nothing seen there is no pass: incomplete, as a lost line */
+		c->dark = a->tree.dark;
+		c->lost += a->tree.dark;
 	}
+	free(a->tree.accept);
 	tree_free(&a->tree);
 	for (i = 0; i < a->nrules; i++)
 		for (j = 0; j < NKEYS; j++)
@@ -1538,12 +1585,11 @@ void audit_write_root(int fd, char *const argv[], int except)
 		closedir(dir);
 }
 
-void audit_write_exec(int fd, const char *path, char *const argv[])
+char *audit_exec_line(long pid, long ppid, const char *path,
+		      char *const argv[], size_t *len)
 {
 	char *text;
-	size_t size;
-	FILE *out = line_head(&text, &size, "exec", (long)getpid(),
-			      (long)getppid());
+	FILE *out = line_head(&text, len, "exec", pid, ppid);
 
 	fputs(",\"exec\":", out);
 	put_json(out, path);
@@ -1551,5 +1597,14 @@ void audit_write_exec(int fd, const char *path, char *const argv[])
 	fputs(",\"spawn\":false}\n", out);
 	if (fclose(out))
 		abort();
+	return text;
+}
+
+void audit_write_exec(int fd, const char *path, char *const argv[])
+{
+	size_t size;
+	char *text = audit_exec_line((long)getpid(), (long)getppid(), path,
+				     argv, &size);
+
 	write_line(fd, text, size);
 }

@@ -19,6 +19,8 @@ struct audit_counts {
 	int unexplained;
 	int caller; /* fds open when cloexec started: listed apart */
 	int lost; /* audit lines the programs could not write */
+	/* programs that ran without the library, not accepted: in lost too */
+	int dark;
 };
 
 /*
@@ -37,6 +39,13 @@ extern bool audit_resolve;
  * has a bad line); and where audit_print writes a baseline of the leaks.
  */
 int audit_use_baseline(struct audit *a, const char *path);
+/*
+ * --accept-unaudited=PATTERN: a program started without the library (a
+ * static helper that starts nothing) whose path or base name matches
+ * the fnmatch(3) PATTERN does not make the audit incomplete.  PATTERN
+ * must outlive a.
+ */
+void audit_accept_unaudited(struct audit *a, const char *pattern);
 void audit_write_baseline(struct audit *a, FILE *out);
 void audit_read(struct audit *a, FILE *in);
 int audit_print(struct audit *a, FILE *out, bool verbose,
@@ -67,5 +76,8 @@ int audit_summary_stream(FILE *in, FILE *out);
  */
 void audit_write_root(int fd, char *const argv[], int except);
 void audit_write_exec(int fd, const char *path, char *const argv[]);
+/* That line, for pid (whose parent is ppid), allocated; its length in len. */
+char *audit_exec_line(long pid, long ppid, const char *path,
+		      char *const argv[], size_t *len);
 
 #endif /* CLOEXEC_AUDIT_H */

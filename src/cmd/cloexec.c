@@ -30,6 +30,7 @@
 
 #include "audit.h"
 #include "inspect.h"
+#include "logcopy.h"
 #include "preload.h"
 #include "scan.h"
 
@@ -85,6 +86,9 @@ static const char usage_text[] =
 	"                         fails only on others (doc/audit.md)\n"
 	"      --write-baseline=FILE  write the leaks found to FILE, as a\n"
 	"                         baseline that accepts them all\n"
+	"      --accept-unaudited=PATTERN  a program that runs without the\n"
+	"                         library (static, setuid) and matches\n"
+	"                         PATTERN does not make the audit incomplete\n"
 	"\n"
 	"       cloexec [--check [--leak-status=N]] [--baseline=FILE]\n"
 	"               [--write-baseline=FILE] --summarize FILE...\n"
@@ -101,8 +105,9 @@ static const char usage_text[] =
 	"       cloexec disable [--root DIR]\n"
 	"Add the library (LIB, default " CLOEXEC_LIBDIR "/" SONAME ")\n"
 	"to DIR/etc/ld.so.preload, once, in the $LIB form where the loader\n"
-	"supports it, after checking that a program starts with it; or take\n"
-	"every entry naming " SONAME " out of it.\n"
+	"supports it, after reading it (it is never run) to check that it is\n"
+	"this library; or take every entry naming " SONAME " out of it.  No\n"
+	"link in DIR is followed out of it.\n"
 	"\n"
 	"       cloexec --check-config [FILE]\n"
 	"Check FILE, or the policy file, its drop-ins and CLOEXEC_POLICY; "
@@ -124,8 +129,9 @@ static const char usage_text[] =
 	"Exit status is PROGRAM's, or 125 if cloexec itself fails, 126 if\n"
 	"PROGRAM cannot be run, 127 if PROGRAM is not found; with --check, 120\n"
 	"(or --leak-status) when something leaked, whatever PROGRAM's own\n"
-	"status, which the summary's last line gives, else 121 if audit lines\n"
-	"were lost.\n";
+	"status, which the summary's last line gives, else 121 if the audit\n"
+	"is incomplete (lines lost, the log cut, messages from outside the\n"
+	"tree, programs that ran without the library).\n";
 
 static const struct option long_options[] = {
 	{ "off", no_argument, NULL, 'o' },
@@ -139,6 +145,7 @@ static const struct option long_options[] = {
 	{ "summarize", no_argument, NULL, 'Z' },
 	{ "baseline", required_argument, NULL, 'B' },
 	{ "write-baseline", required_argument, NULL, 'W' },
+	{ "accept-unaudited", required_argument, NULL, 'U' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "list", no_argument, NULL, 'l' },
 	{ "scan", no_argument, NULL, 's' },
@@ -393,6 +400,9 @@ struct audit_run {
 	int wfd; /* the tree's, inherited: append only */
 	int rfd; /* cloexec's, to read the lines back */
 	int sock; /* the socket for the lines that cannot go to wfd */
+	/* what a datagram of the tree starts with: REPORT_AUDIT_TOKEN_LEN hex */
+	char token[REPORT_AUDIT_TOKEN_LEN + 1];
+	int refused; /* datagrams that did not come from the tree */
 };
 
 /* The tree's fd goes at or above this, out of the way of the numbers
@@ -411,7 +421,7 @@ struct audit_run {
  */
 static void open_audit(const char *keep_log, struct audit_run *run)
 {
-	char path[PATH_MAX], value[80];
+	char path[PATH_MAX], value[128];
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	unsigned char bytes[16];
 	struct stat w, r;
@@ -472,6 +482,20 @@ static void open_audit(const char *keep_log, struct audit_run *run)
 	    bind(run->sock, (struct sockaddr *)&sa,
 		 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)))
 		die("cannot make the audit's socket", NULL);
+	/*
+	 * The name is public (/proc/net/unix lists it to every user); the
+	 * token is not: it is in the environment of the tree's processes,
+	 * which /proc shows only to their own user (and root).  A datagram
+	 * without it is not from the tree, and is refused.
+	 */
+	if (getrandom(bytes, sizeof(bytes), 0) != (ssize_t)sizeof(bytes))
+		die("cannot make the audit's token", NULL);
+	for (i = 0; i < sizeof(bytes); i++)
+		snprintf(run->token + 2 * i, 3, "%02x", bytes[i]);
+	if (fstat(run->sock, &w))
+		die("cannot stat the audit's socket", NULL);
+	n += snprintf(value + n, sizeof(value) - (size_t)n, ":%s:%llu",
+		      run->token, (unsigned long long)w.st_ino);
 	if (setenv(REPORT_AUDIT_SOCKET_ENV, value, 1))
 		die("cannot set " REPORT_AUDIT_SOCKET_ENV, NULL);
 }
@@ -479,15 +503,17 @@ static void open_audit(const char *keep_log, struct audit_run *run)
 /*
  * The lines received on the socket, appended to the log, where the
  * summary, and --summarize of a kept log, read them.  Anyone on the
- * machine (in this network namespace) may send to the socket: only whole
- * lines of the library's go on, and the worst a stranger can do is add
- * one, which can fail the verdict but never hide a leak.  Returns how
- * many could not be appended (a full disk).
+ * machine (in this network namespace) may send to the socket: a datagram
+ * is taken only if it starts with the tree's token and a newline, then
+ * one whole line of the library's.  Any other is refused and counted
+ * (run->refused), which makes the audit incomplete: a stranger can fail
+ * the verdict, never add to it or crowd the tree's lines out unseen.
+ * Returns how many could not be appended (a full disk).
  */
-static int drain_socket(const struct audit_run *run)
+static int drain_socket(struct audit_run *run)
 {
 	static const char head[] = "{\"libcloexec\":1,";
-	char buf[REPORT_LINE_MAX + 1];
+	char buf[REPORT_AUDIT_TOKEN_LEN + 1 + REPORT_LINE_MAX + 1], *line;
 	int unwritten = 0;
 	ssize_t n;
 
@@ -497,12 +523,22 @@ static int drain_socket(const struct audit_run *run)
 			continue;
 		if (n < 0)
 			break;
-		if ((size_t)n < sizeof(head) || (size_t)n > REPORT_LINE_MAX ||
-		    buf[n - 1] != '\n' || memchr(buf, '\n', (size_t)n - 1) ||
-		    memchr(buf, '\0', (size_t)n) ||
-		    strncmp(buf, head, sizeof(head) - 1))
+		if (n <= REPORT_AUDIT_TOKEN_LEN ||
+		    memcmp(buf, run->token, REPORT_AUDIT_TOKEN_LEN) ||
+		    buf[REPORT_AUDIT_TOKEN_LEN] != '\n') {
+			run->refused++;
 			continue;
-		if (write(run->wfd, buf, (size_t)n) != n)
+		}
+		line = buf + REPORT_AUDIT_TOKEN_LEN + 1;
+		n -= REPORT_AUDIT_TOKEN_LEN + 1;
+		if ((size_t)n < sizeof(head) || (size_t)n > REPORT_LINE_MAX ||
+		    line[n - 1] != '\n' || memchr(line, '\n', (size_t)n - 1) ||
+		    memchr(line, '\0', (size_t)n) ||
+		    strncmp(line, head, sizeof(head) - 1)) {
+			run->refused++;
+			continue;
+		}
+		if (write(run->wfd, line, (size_t)n) != n)
 			unwritten++;
 	}
 	return unwritten;
@@ -515,10 +551,18 @@ static bool verbose;
 static const char *baseline, *write_baseline;
 static FILE *baseline_out;
 
+/* --accept-unaudited PATTERNs, for every summary. */
+static const char *accept_unaudited[64];
+static size_t naccept;
+
 /* A summary's audit, with the baseline to use and to write. */
 static struct audit *new_audit(void)
 {
 	struct audit *a = audit_new();
+	size_t i;
+
+	for (i = 0; i < naccept; i++)
+		audit_accept_unaudited(a, accept_unaudited[i]);
 
 	audit_resolve = true;
 	if (baseline && audit_use_baseline(a, baseline))
@@ -698,7 +742,10 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 	siginfo_t info;
 	struct audit_counts counts;
 	char tail[PATH_MAX + 64], path[PATH_MAX];
-	int status, lost, verdict;
+	int status, lost = 0, verdict, go[2], read_fd;
+	struct log_copy copy;
+	size_t first_len;
+	char *first;
 	pid_t pid;
 	size_t i;
 
@@ -720,21 +767,41 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 	sigaddset(&run_mask, SIGCHLD);
 	wait_mask = saved_mask;
 	sigdelset(&wait_mask, SIGCHLD);
+	/*
+	 * The program's exec line is written here, and copied with
+	 * cloexec's other lines before the program runs (it waits on go):
+	 * a log truncated under the summary is seen shorter than that.
+	 */
+	program_path(argv[0], path, sizeof(path));
+	if (pipe2(go, O_CLOEXEC))
+		die("cannot make a pipe", NULL);
 	pid = fork();
 	if (pid < 0)
 		die("cannot fork", NULL);
 	if (pid == 0) {
+		char c;
+
 		for (i = 0; i < COUNT(forwarded); i++)
 			sigaction(forwarded[i], &old[i], NULL);
 		sigaction(SIGCHLD, &old_chld, NULL);
 		sigprocmask(SIG_SETMASK, &saved_mask, NULL);
-		audit_write_exec(run->wfd, program_path(argv[0], path,
-							sizeof(path)),
-				 argv);
+		close(go[1]);
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
 		execvp(argv[0], argv);
 		_exit(exec_failed(argv[0]));
 	}
 	program_pid = pid;
+	close(go[0]);
+	logcopy_open(&copy, run->rfd);
+	first = audit_exec_line((long)pid, (long)getpid(), path, argv,
+				&first_len);
+	if (write(run->wfd, first, first_len) != (ssize_t)first_len)
+		lost++;
+	free(first);
+	/* cloexec's own lines, copied before anything else can write */
+	logcopy_take(&copy);
+	close(go[1]);
 	sigprocmask(SIG_SETMASK, &run_mask, NULL);
 	/*
 	 * Take the socket's lines while the program runs (its queue is
@@ -742,9 +809,12 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 	 * ends the wait without a race.  Not reaped yet: until then the pid
 	 * is the program's.
 	 */
-	lost = 0;
 	for (;;) {
-		struct pollfd in = { .fd = run->sock, .events = POLLIN };
+		struct pollfd in[2] = { { .fd = run->sock, .events = POLLIN },
+					{ .fd = logcopy_fd(&copy),
+					  .events = POLLIN } };
+		/* without inotify, the log is looked at ten times a second */
+		struct timespec tick = { 0, 100 * 1000 * 1000 };
 
 		info.si_pid = 0;
 		if (waitid(P_PID, (id_t)pid, &info,
@@ -755,8 +825,10 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 		}
 		if (info.si_pid == pid)
 			break;
-		if (ppoll(&in, 1, NULL, &wait_mask) > 0)
+		if (ppoll(in, 2, in[1].fd < 0 ? &tick : NULL, &wait_mask) > 0 &&
+		    in[0].revents)
 			lost += drain_socket(run);
+		logcopy_take(&copy);
 	}
 	sigprocmask(SIG_BLOCK, &block, NULL);
 	program_pid = 0;
@@ -765,14 +837,29 @@ static int run_audited(char **argv, struct audit_run *run, bool check,
 			die("cannot wait for the program", NULL);
 	lost += drain_socket(run);
 	close(run->sock);
+	read_fd = logcopy_finish(&copy);
 	close(run->wfd);
 	if (lost)
 		fprintf(stderr, "cloexec: audit: INCOMPLETE, %d line%s could "
 				"not be added to the log\n",
 			lost, lost == 1 ? "" : "s");
-	audit_summary_fd(new_audit(), run->rfd, stderr, verbose, &counts);
+	if (run->refused)
+		fprintf(stderr,
+			"cloexec: audit: INCOMPLETE, %d message%s to the "
+			"audit's socket refused: not from the audited tree "
+			"(no token); someone else wrote to it, and may have "
+			"crowded out the tree's lines\n",
+			run->refused, run->refused == 1 ? "" : "s");
+	if (copy.cut)
+		fprintf(stderr,
+			"cloexec: audit: INCOMPLETE, the log was cut while the "
+			"program ran (truncated, or written over): lines of "
+			"the tree may be missing; the summary is of what "
+			"cloexec read before\n");
+	audit_summary_fd(new_audit(), read_fd, stderr, verbose, &counts);
+	close(run->rfd);
 	close_baseline();
-	counts.lost += lost;
+	counts.lost += lost + run->refused + copy.cut;
 	how_it_ended(argv[0], status, tail, sizeof(tail));
 	verdict = say_end(stderr, &counts, check, leak_status, tail);
 	return verdict ? verdict : end_like(status);
@@ -822,7 +909,7 @@ int main(int argc, char **argv)
 	const char *lib = NULL, *env;
 	enum audit_mode audit = AUDIT_NONE;
 	char *policy = NULL, *options = NULL;
-	struct audit_run run;
+	struct audit_run run = { .sock = -1 };
 	bool scan = false, json = false, show = false, check_cfg = false;
 	enum scan_format format = SCAN_TEXT;
 	const char *output = NULL;
@@ -883,6 +970,12 @@ int main(int argc, char **argv)
 			break;
 		case 'W':
 			write_baseline = optarg;
+			break;
+		case 'U':
+			if (naccept < COUNT(accept_unaudited))
+				accept_unaudited[naccept++] = optarg;
+			else
+				die("too many --accept-unaudited", optarg);
 			break;
 		case 'v':
 			verbose = true;

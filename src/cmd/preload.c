@@ -7,6 +7,11 @@
  * if its last path component is the soname, whatever its form (absolute,
  * bare soname, $LIB); disable removes those and nothing else, as the
  * Debian prerm does (debian/libcloexec0.prerm, the same rule in sed).
+ *
+ * --root DIR may be a tree that others can write to (an image being
+ * built): nothing in it is run (the library is checked by reading it),
+ * no link in it is followed out of it (src/cmd/intree.c), and the file is
+ * changed under a lock on DIR/etc, which the prerm takes too.
  */
 #include "config.h"
 
@@ -18,13 +23,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "elfcheck.h"
+#include "intree.h"
 #include "preload.h"
 
-#define PRELOAD_FILE "/etc/ld.so.preload"
+#define PRELOAD_DIR "/etc"
+#define PRELOAD_NAME "ld.so.preload"
+#define PRELOAD_FILE PRELOAD_DIR "/" PRELOAD_NAME
 #define FILE_MAX (64 * 1024)
 
 /* A file that could not be read or written, and why. */
@@ -139,167 +149,139 @@ static bool has_entry(const char *text, const char *entry)
 	return false;
 }
 
-static int read_file(const char *path, char *buf, size_t size, bool *exists)
+/*
+ * The file's directory in the tree, locked against other runs (and the
+ * prerm's flock(1)) until closed; the file's text in text.
+ */
+static int open_locked(const struct tree *t, const char *root, char *text,
+		       size_t size)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int dirfd, fd, err;
 	size_t len = 0;
 	ssize_t n;
 
-	*exists = fd >= 0;
-	buf[0] = '\0';
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
-	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+	dirfd = tree_openat(t, PRELOAD_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+			    0);
+	if (dirfd < 0) {
+		err = errno;
+		fprintf(stderr,
+			"cloexec: cannot open %s" PRELOAD_DIR ": %s%s\n", root,
+			strerror(err),
+			err == ELOOP ? " (a symbolic link on the way: not "
+				       "followed, this kernel has no openat2)" :
+				       "");
+		return -1;
+	}
+	if (flock(dirfd, LOCK_EX)) {
+		fail_errno("cannot lock", root[0] ? root : "/");
+		close(dirfd);
+		return -1;
+	}
+	text[0] = '\0';
+	fd = openat(dirfd, PRELOAD_NAME,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return dirfd;
+	if (fd < 0) {
+		err = errno;
+		fprintf(stderr, "cloexec: cannot read %s" PRELOAD_FILE ": %s\n",
+			root,
+			err == ELOOP ? "a symbolic link: not followed (make "
+				       "it a file)" :
+				       strerror(err));
+		close(dirfd);
+		return -1;
+	}
+	while (len < size - 1 && (n = read(fd, text + len, size - 1 - len)) > 0)
 		len += n;
+	err = n < 0 ? errno : EFBIG;
 	close(fd);
-	if (len == size - 1) {
-		errno = EFBIG;
-		return -1;
-	}
-	buf[len] = '\0';
-	return 0;
-}
-
-/* Replace the file whole (a temporary file renamed over it), or remove it. */
-static int write_file(const char *path, const char *text)
-{
-	char tmp[PATH_MAX];
-	size_t len = strlen(text), i;
-	int fd;
-
-	for (i = 0; i < len && strchr(" \t\n", text[i]); i++)
-		;
-	if (i == len)
-		return unlink(path) == 0 || errno == ENOENT ? 0 : -1;
-	/* a truncated name would be some other file */
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.cloexec-new", path) >=
-	    sizeof(tmp)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	/*
-	 * --root may name a tree that someone else can write to (an image
-	 * being built): a link planted at the temporary name must not make
-	 * root write through it.  A file of ours left by a crash goes first.
-	 */
-	if (unlink(tmp) && errno != ENOENT)
-		return -1;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  0644);
-	if (fd < 0)
-		return -1;
-	if (write(fd, text, len) != (ssize_t)len || fsync(fd) ||
-	    fchmod(fd, 0644) || close(fd) || rename(tmp, path)) {
-		int err = errno;
-
-		unlink(tmp);
+	text[len] = '\0';
+	if (n < 0 || len == size - 1) {
 		errno = err;
+		fail_errno("cannot read", root[0] ? root : "/");
+		close(dirfd);
 		return -1;
 	}
-	return 0;
+	return dirfd;
 }
 
 /*
- * Run argv with LD_PRELOAD=preload (and the trace variable if asked);
- * its output in out.  The exit status, or -1.
+ * What this C library's loader expands $LIB to ("lib/x86_64-linux-gnu"
+ * on Debian, "lib64" elsewhere), asked of the loader itself: this command
+ * started again with $LIB in a search path that cannot exist, traced,
+ * its search path shown.  Only this command runs, never a file of a tree.
  */
-static int run_with(const char *preload, bool trace, char *const argv[],
-		    char *out, size_t size)
+static bool lib_expansion(char *out, size_t size)
 {
-	int p[2], status;
+	static const char probe[] = "/dev/null/";
+	char *const argv[] = { "cloexec", "--version", NULL };
+	char *const envp[] = { "LD_DEBUG=libs",
+			       "LD_LIBRARY_PATH=/dev/null/$LIB",
+			       "LD_TRACE_LOADED_OBJECTS=1", NULL };
+	char buf[16384], *s, *e, *last;
 	size_t len = 0;
+	int p[2], status;
 	ssize_t n;
 	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC))
-		return -1;
+		return false;
 	pid = fork();
-	if (pid < 0)
-		return -1;
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return false;
+	}
 	if (pid == 0) {
 		dup2(p[1], 1);
 		dup2(p[1], 2);
-		setenv("LD_PRELOAD", preload, 1);
-		if (trace)
-			setenv("LD_TRACE_LOADED_OBJECTS", "1", 1);
-		else
-			unsetenv("LD_TRACE_LOADED_OBJECTS");
-		execv(argv[0], argv);
+		execve("/proc/self/exe", argv, envp);
 		_exit(127);
 	}
 	close(p[1]);
-	while (len < size - 1 &&
-	       (n = read(p[0], out + len, size - 1 - len)) > 0)
+	while (len < sizeof(buf) - 1 &&
+	       (n = read(p[0], buf + len, sizeof(buf) - 1 - len)) > 0)
 		len += n;
-	out[len] = '\0';
+	buf[len] = '\0';
 	close(p[0]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* The trivial program: this command, asked for its version. */
-static char self[PATH_MAX];
-
-static char *const *trivial(void)
-{
-	static char version[] = "--version";
-	static char *argv[] = { self, version, NULL };
-
-	return argv;
+			return false;
+	s = strstr(buf, "search path=/dev/null/");
+	if (!s)
+		return false;
+	s += strlen("search path=");
+	e = s + strcspn(s, "\t\n");
+	*e = '\0';
+	/* the plain expansion comes last, after the hwcaps subdirectories */
+	last = strrchr(s, ':');
+	last = last ? last + 1 : s;
+	if (strncmp(last, probe, strlen(probe)))
+		return false;
+	last += strlen(probe);
+	return snprintf(out, size, "%s", last) < (int)size && *last;
 }
 
 /*
- * The $LIB form of lib (under root), if the loader expands it back to the
- * same file: "/usr/$LIB/libcloexec.so.0" for /usr/lib/x86_64-linux-gnu.
- * glibc's loader does; others do not, and then this finds nothing.
+ * The $LIB form of lib, where lib lies in the directory the loader
+ * expands $LIB to: "/usr/$LIB/libcloexec.so.0" for
+ * /usr/lib/x86_64-linux-gnu/libcloexec.so.0 on Debian.
  */
-static bool lib_form(const char *root, const char *lib, char *form, size_t size)
+static bool lib_form(const char *lib, char *form, size_t size)
 {
-	char dir[PATH_MAX], want[PATH_MAX], got[PATH_MAX], out[4096];
-	char try[PATH_MAX], *slash, *real;
 	const char *base = strrchr(lib, '/') + 1;
-	int k;
+	char expansion[PATH_MAX];
+	size_t dirlen = base - 1 - lib, elen;
 
-	snprintf(try, sizeof(try), "%s%s", root, lib);
-	real = realpath(try, want);
-	if (!real)
+	if (!lib_expansion(expansion, sizeof(expansion)))
 		return false;
-	snprintf(dir, sizeof(dir), "%.*s", (int)(base - 1 - lib), lib);
-	/* $LIB is "lib/x86_64-linux-gnu" on Debian, "lib64" elsewhere */
-	for (k = 1; k <= 2; k++) {
-		char prefix[PATH_MAX], *arrow, *end;
-		int i;
-
-		snprintf(prefix, sizeof(prefix), "%s", dir);
-		for (i = 0; i < k; i++) {
-			slash = strrchr(prefix, '/');
-			if (!slash)
-				break;
-			*slash = '\0';
-		}
-		if (i < k)
-			break;
-		if ((size_t)snprintf(form, size, "%s/$LIB/%s", prefix, base) >=
-			    size ||
-		    (size_t)snprintf(try, sizeof(try), "%s%s", root, form) >=
-			    sizeof(try))
-			continue;
-		if (run_with(try, true, trivial(), out, sizeof(out)) != 0)
-			continue;
-		arrow = strstr(out, " => ");
-		if (!arrow)
-			continue;
-		arrow += 4;
-		end = strstr(arrow, " (");
-		if (!end)
-			continue;
-		*end = '\0';
-		if (realpath(arrow, got) && !strcmp(got, want))
-			return true;
-	}
-	return false;
+	elen = strlen(expansion);
+	if (dirlen <= elen || memcmp(lib + dirlen - elen, expansion, elen) ||
+	    lib[dirlen - elen - 1] != '/')
+		return false;
+	return (size_t)snprintf(form, size, "%.*s/$LIB/%s",
+				(int)(dirlen - elen - 1), lib, base) < size;
 }
 
 struct args {
@@ -339,15 +321,57 @@ static int parse(int argc, char **argv, struct args *a)
 	return 0;
 }
 
+/* The new text of the file, with entry in it and no other form of it. */
+static int add_entry(const char *text, char *rest, size_t size,
+		     const char *soname, const char *entry, int *removed)
+{
+	size_t len;
+
+	*removed = remove_entries(text, rest, soname, entry);
+	if (has_entry(rest, entry))
+		return 0;
+	len = strlen(rest);
+	if (len + strlen(entry) + 3 > size)
+		return -1;
+	if (len && rest[len - 1] != '\n')
+		strcat(rest, "\n");
+	strcat(rest, entry);
+	strcat(rest, "\n");
+	return 0;
+}
+
+/* The library, opened in the tree and checked by reading it. */
+static int check_library(const struct tree *t, const char *root,
+			 const char *lib, const char *soname)
+{
+	char why[512];
+	int fd, ret;
+
+	fd = tree_openat(t, lib, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+	if (fd < 0) {
+		fprintf(stderr, "cloexec: cannot find the library %s%s: %s\n",
+			root, lib, strerror(errno));
+		return -1;
+	}
+	ret = elf_check_library(fd, soname, why, sizeof(why));
+	close(fd);
+	if (ret)
+		fprintf(stderr,
+			"cloexec: not enabled: %s%s is not this "
+			"library: %s\n",
+			root, lib, why);
+	return ret;
+}
+
 int preload_enable(int argc, char **argv, const char *lib)
 {
 	struct args a = { .root = "", .lib = lib };
 	static char text[FILE_MAX], rest[FILE_MAX];
-	char path[PATH_MAX], form[PATH_MAX], try[PATH_MAX], out[4096];
+	char form[PATH_MAX];
 	const char *soname, *entry;
-	bool exists, lib_ok;
-	int removed;
-	ssize_t n;
+	struct tree t;
+	int removed, dirfd, ret = PRELOAD_EXIT_FAILED;
+	bool lib_ok;
 
 	if (parse(argc, argv, &a))
 		return PRELOAD_EXIT_USAGE;
@@ -366,84 +390,86 @@ int preload_enable(int argc, char **argv, const char *lib)
 	if (a.lib[0] != '/')
 		return fail("the library path must be absolute:", a.lib);
 	soname = strrchr(a.lib, '/') + 1;
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
-		return fail("cannot find this command's own path", NULL);
-	self[n] = '\0';
-	snprintf(try, sizeof(try), "%s%s", a.root, a.lib);
-	if (access(try, R_OK))
-		return fail("cannot find the library", try);
-	lib_ok = lib_form(a.root, a.lib, form, sizeof(form));
+	if (tree_open(&t, a.root))
+		return fail_errno("cannot open", a.root);
+	/* a broken entry would break every program of the tree */
+	if (check_library(&t, a.root, a.lib, soname))
+		goto out;
+	lib_ok = lib_form(a.lib, form, sizeof(form));
 	entry = lib_ok ? form : a.lib;
-	/* Loaded into a program here first: a broken entry breaks them all. */
-	snprintf(try, sizeof(try), "%s%s", a.root, entry);
-	if (run_with(try, false, trivial(), out, sizeof(out)) != 0 ||
-	    strncmp(out, "cloexec (", 9) ||
-	    strchr(out, '\n') != strrchr(out, '\n')) {
+	dirfd = open_locked(&t, a.root, text, sizeof(text));
+	if (dirfd < 0)
+		goto out;
+	if (add_entry(text, rest, sizeof(rest), soname, entry, &removed)) {
+		fprintf(stderr, "cloexec: too long: %s" PRELOAD_FILE "\n",
+			a.root);
+	} else if (!removed && has_entry(text, entry)) {
+		printf("cloexec: already enabled: %s" PRELOAD_FILE
+		       " names %s\n",
+		       a.root, entry);
+		ret = 0;
+	} else if (tree_replace(dirfd, PRELOAD_NAME, rest)) {
 		fprintf(stderr,
-			"cloexec: not enabled: a program run with %s does not "
-			"start cleanly:\n%s",
-			try, out);
-		return PRELOAD_EXIT_FAILED;
+			"cloexec: cannot write %s" PRELOAD_FILE ": %s\n",
+			a.root, strerror(errno));
+	} else {
+		printf("cloexec: enabled: %s" PRELOAD_FILE " names %s", a.root,
+		       entry);
+		if (lib_ok)
+			printf(" (the $LIB form: the loader expands $LIB to "
+			       "each program's own library directory, so 32- "
+			       "and 64-bit programs each get their own "
+			       "build)\n");
+		else
+			printf(" (an absolute path: the loader here does not "
+			       "expand $LIB to this library's directory)\n");
+		if (removed)
+			printf("cloexec: replaced %d other entr%s naming %s\n",
+			       removed, removed == 1 ? "y" : "ies", soname);
+		ret = 0;
 	}
-	snprintf(path, sizeof(path), "%s" PRELOAD_FILE, a.root);
-	if (read_file(path, text, sizeof(text), &exists))
-		return fail_errno("cannot read", path);
-	removed = remove_entries(text, rest, soname, entry);
-	if (has_entry(rest, entry) && !removed) {
-		printf("cloexec: already enabled: %s names %s\n", path, entry);
-		return 0;
-	}
-	if (!has_entry(rest, entry)) {
-		size_t len = strlen(rest);
-
-		if (len && rest[len - 1] != '\n')
-			strcat(rest, "\n");
-		if (strlen(rest) + strlen(entry) + 2 > sizeof(rest))
-			return fail("too long:", path);
-		strcat(rest, entry);
-		strcat(rest, "\n");
-	}
-	if (write_file(path, rest))
-		return fail_errno("cannot write", path);
-	printf("cloexec: enabled: %s names %s", path, entry);
-	if (lib_ok)
-		printf(" (the $LIB form: the loader expands $LIB to each "
-		       "program's own library directory, so 32- and 64-bit "
-		       "programs each get their own build)\n");
-	else
-		printf(" (an absolute path: the loader here does not expand "
-		       "$LIB to this library's directory)\n");
-	if (removed)
-		printf("cloexec: replaced %d other entr%s naming %s\n", removed,
-		       removed == 1 ? "y" : "ies", soname);
-	return 0;
+	close(dirfd);
+out:
+	tree_close(&t);
+	return ret;
 }
 
 int preload_disable(int argc, char **argv, const char *soname)
 {
 	struct args a = { .root = "", .lib = soname };
 	static char text[FILE_MAX], rest[FILE_MAX];
-	char path[PATH_MAX];
-	bool exists;
-	int removed;
+	int removed, dirfd, ret = PRELOAD_EXIT_FAILED;
+	struct tree t;
 
 	if (parse(argc, argv, &a))
 		return PRELOAD_EXIT_USAGE;
-	snprintf(path, sizeof(path), "%s" PRELOAD_FILE, a.root);
-	if (read_file(path, text, sizeof(text), &exists))
-		return fail_errno("cannot read", path);
+	if (tree_open(&t, a.root))
+		return fail_errno("cannot open", a.root);
+	dirfd = open_locked(&t, a.root, text, sizeof(text));
+	if (dirfd < 0)
+		goto out;
 	removed = remove_entries(text, rest, soname, NULL);
 	if (!removed) {
-		printf("cloexec: not enabled: %s does not name %s\n", path,
-		       soname);
-		return 0;
+		printf("cloexec: not enabled: %s" PRELOAD_FILE
+		       " does not name %s\n",
+		       a.root, soname);
+		ret = 0;
+	} else if (tree_replace(dirfd, PRELOAD_NAME, rest)) {
+		fprintf(stderr,
+			"cloexec: cannot write %s" PRELOAD_FILE ": %s\n",
+			a.root, strerror(errno));
+	} else {
+		printf("cloexec: disabled: %d entr%s naming %s taken out of "
+		       "%s" PRELOAD_FILE "%s\n",
+		       removed, removed == 1 ? "y" : "ies", soname, a.root,
+		       faccessat(dirfd, PRELOAD_NAME, F_OK,
+				 AT_SYMLINK_NOFOLLOW) ?
+			       " (file removed: nothing else was in it)" :
+			       "");
+		ret = 0;
 	}
-	if (write_file(path, rest))
-		return fail_errno("cannot write", path);
-	printf("cloexec: disabled: %d entr%s naming %s taken out of %s%s\n",
-	       removed, removed == 1 ? "y" : "ies", soname, path,
-	       access(path, F_OK) ? " (file removed: nothing else was in it)" :
-				    "");
-	return 0;
+	close(dirfd);
+out:
+	tree_close(&t);
+	return ret;
 }

@@ -8,8 +8,10 @@
 /*
  * cloexec enable [--root DIR] [-L LIB]: LIB (absolute, as seen inside DIR)
  * in DIR/etc/ld.so.preload, in the $LIB form where the loader expands it
- * back to LIB, once; refused if a program run with it does not start
- * cleanly.  argv[0] is "enable".
+ * back to LIB, once; refused unless reading it shows this library (an
+ * ELF shared object of this machine, its soname and exports): nothing of
+ * DIR is run, and no link in DIR is followed out of it.  argv[0] is
+ * "enable".
  */
 int preload_enable(int argc, char **argv, const char *lib);
 /*

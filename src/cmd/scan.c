@@ -6,8 +6,15 @@
  *
  * An fd is inheritable when O_CLOEXEC is clear in the "flags:" line of
  * /proc/PID/fdinfo/N (the kernel reports close-on-exec there, in octal).
- * Sockets are named by looking their inode up in the tables of /proc/PID/net/, which
- * shows the tables of that process's network namespace.
+ * Sockets are named by looking their inode up in the tables of
+ * /proc/PID/net/, which shows the tables of that process's network
+ * namespace (socktab.c).
+ *
+ * Other processes choose what is read here, so nothing of theirs may stall
+ * or spoof the scan: no call that waits on a file's filesystem is made
+ * where that filesystem could be a server that never answers (fdfs.c),
+ * and every name (executable, argv, file, socket path, user, comm) is
+ * printed escaped (escape.c; --json escapes its own way).
  */
 #include "config.h"
 
@@ -24,33 +31,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "escape.h"
+#include "fdfs.h"
 #include "scan.h"
 #include "scan_prom.h"
+#include "socktab.h"
 
 enum risk { RISK_LOW, RISK_MEDIUM, RISK_HIGH, RISK_COUNT };
 
 static const char *const risk_names[RISK_COUNT] = { "low", "medium", "high" };
 
-/* A socket as the tables in /proc/PID/net/ describe it. */
-struct sock_info {
-	unsigned long inode;
-	const char *family, *type;
-	char local[64], peer[64];
-	bool listening, connected;
-};
-
-struct sock_table {
-	struct sock_info *v;
-	size_t n, cap;
-	char netns[64];
-};
-
 struct fd_info {
 	int fd;
 	enum risk risk;
 	const char *kind;
-	char target[PATH_MAX];
-	bool writable;
+	/* the link text, allocated: a host may hold 100,000 fds */
+	char *target;
+	int mnt_id;
+	bool writable, mode_unknown;
 	const struct sock_info *sock;
 };
 
@@ -66,7 +64,8 @@ struct proc_info {
 struct scan {
 	bool json;
 	struct scan_prom *prom; /* --format=prometheus: every process read */
-	struct sock_table socks;
+	struct sock_tables *socks;
+	struct fd_fs *fs;
 	struct proc_info *procs;
 	size_t nprocs, cap, scanned, counts[RISK_COUNT];
 	char unreadable[1024];
@@ -95,179 +94,39 @@ static ssize_t read_proc(const char *path, char *buf, size_t size)
 
 	if (fd < 0)
 		return -1;
-	while (len < size - 1 &&
-	       (n = read(fd, buf + len, size - 1 - len)) > 0)
+	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
 		len += n;
 	close(fd);
 	buf[len] = '\0';
 	return len;
 }
 
-static void format_inet(char *out, size_t size, const char *hex, bool v6)
-{
-	unsigned char a[16];
-	unsigned port = 0;
-	size_t i, len, nbytes = v6 ? 16 : 4;
-	const char *colon = strchr(hex, ':');
-
-	if (!colon || (size_t)(colon - hex) != 2 * nbytes) {
-		snprintf(out, size, "?");
-		return;
-	}
-	/* The kernel prints each 32-bit word in host byte order. */
-	for (i = 0; i < nbytes; i++) {
-		unsigned b;
-		size_t word = i / 4, in_word = i % 4;
-
-		sscanf(hex + 8 * word + 2 * (3 - in_word), "%2x", &b);
-		a[i] = b;
-	}
-	sscanf(colon + 1, "%x", &port);
-	if (!v6) {
-		snprintf(out, size, "%u.%u.%u.%u:%u", a[0], a[1], a[2], a[3],
-			 port);
-		return;
-	}
-	len = 0;
-	out[len++] = '[';
-	for (i = 0; i < 16 && len + 6 < size; i += 2)
-		len += snprintf(out + len, size - len, "%s%x", i ? ":" : "",
-				a[i] << 8 | a[i + 1]);
-	snprintf(out + len, size - len, "]:%u", port);
-}
-
-/* /proc/PID/net/NAME, past its heading line; NULL if it cannot be read. */
-static FILE *open_net_table(int pid, const char *name, char *line, int size)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/net/%s", pid, name);
-	f = fopen(path, "re");
-	if (f && !fgets(line, size, f)) {
-		fclose(f);
-		return NULL;
-	}
-	return f;
-}
-
-/* TCP and UDP, v4 and v6: "sl local rem st ... uid timeout inode". */
-static void load_inet(struct sock_table *t, int pid, const char *name,
-		      const char *type, bool v6)
-{
-	char line[512];
-	FILE *f = open_net_table(pid, name, line, sizeof(line));
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char local[64], rem[64];
-		unsigned st;
-		unsigned long inode;
-		struct sock_info *s;
-
-		if (sscanf(line, "%*d: %63s %63s %x %*s %*s %*s %*s %*s %lu",
-			   local, rem, &st, &inode) != 4)
-			continue;
-		t->v = grow(t->v, &t->cap, t->n, sizeof(*t->v));
-		s = &t->v[t->n++];
-		*s = (struct sock_info){ .inode = inode, .type = type,
-					 .family = v6 ? "inet6" : "inet" };
-		format_inet(s->local, sizeof(s->local), local, v6);
-		/* TCP_LISTEN is 10; TCP_ESTABLISHED, and a connected UDP, 1. */
-		s->listening = !strcmp(type, "stream") && st == 10;
-		s->connected = st == 1;
-		if (s->connected)
-			format_inet(s->peer, sizeof(s->peer), rem, v6);
-	}
-	fclose(f);
-}
-
-/* "Num RefCount Protocol Flags Type St Inode [Path]". */
-static void load_unix(struct sock_table *t, int pid)
-{
-	static const char *const types[] = { "?", "stream", "dgram", "raw",
-					     "rdm", "seqpacket" };
-	char line[PATH_MAX + 128];
-	FILE *f = open_net_table(pid, "unix", line, sizeof(line));
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long flags, inode;
-		unsigned type, st;
-		int end = 0;
-		struct sock_info *s;
-
-		if (sscanf(line, "%*s %*s %*s %lx %x %x %lu%n", &flags, &type,
-			   &st, &inode, &end) != 4)
-			continue;
-		t->v = grow(t->v, &t->cap, t->n, sizeof(*t->v));
-		s = &t->v[t->n++];
-		*s = (struct sock_info){ .inode = inode, .family = "unix",
-					 .type = type < 6 ? types[type] : "?" };
-		line[strcspn(line, "\n")] = '\0';
-		while (line[end] == ' ')
-			end++;
-		snprintf(s->local, sizeof(s->local), "%s", line + end);
-		/* __SO_ACCEPTCON: the socket listens.  SS_CONNECTED is 3. */
-		s->listening = flags & 0x10000;
-		s->connected = st == 3;
-	}
-	fclose(f);
-}
-
-/* The socket tables of pid's network namespace, read once per namespace. */
-static void load_sockets(struct sock_table *t, int pid)
-{
-	char path[64], netns[64];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
-	n = readlink(path, netns, sizeof(netns) - 1);
-	netns[n > 0 ? n : 0] = '\0';
-	if (t->n && n > 0 && !strcmp(netns, t->netns))
-		return;
-	t->n = 0;
-	snprintf(t->netns, sizeof(t->netns), "%s", netns);
-	load_inet(t, pid, "tcp", "stream", false);
-	load_inet(t, pid, "tcp6", "stream", true);
-	load_inet(t, pid, "udp", "dgram", false);
-	load_inet(t, pid, "udp6", "dgram", true);
-	load_unix(t, pid);
-}
-
-static const struct sock_info *find_socket(const struct sock_table *t,
-					   unsigned long inode)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		if (t->v[i].inode == inode)
-			return &t->v[i];
-	return NULL;
-}
-
 /*
  * The risk classes of cloexec(1): what a program that inherits the fd
  * could do with it that it could not do otherwise.
  */
-static void classify_file(struct fd_info *f, int pid)
+static void classify_file(struct scan *sc, struct fd_info *f, int pid)
 {
-	char path[64];
 	struct stat st;
-	bool private;
+	bool private = false;
 
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, f->fd);
-	private = stat(path, &st) == 0 && !(st.st_mode & S_IROTH);
 	if (!strcmp(f->target, "/dev/null")) {
 		f->kind = "device";
 		f->risk = RISK_LOW;
 		return;
 	}
-	f->kind = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "device" :
-	       S_ISDIR(st.st_mode)			     ? "directory" :
-								 "file";
+	f->kind = "file";
+	if (!fdfs_stat(sc->fs, pid, f->fd, f->mnt_id, &st)) {
+		private = !(st.st_mode & S_IROTH);
+		if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+			f->kind = "device";
+		else if (S_ISDIR(st.st_mode))
+			f->kind = "directory";
+	} else if (errno == ETIMEDOUT) {
+		/* who may read it is unknown: as if no one else may */
+		f->mode_unknown = true;
+		private = true;
+	}
 	if (f->writable || private || !strncmp(f->target, "/etc/", 5))
 		f->risk = RISK_HIGH;
 	else
@@ -279,9 +138,8 @@ static void classify(struct scan *sc, struct fd_info *f, int pid)
 	unsigned long inode;
 
 	if (sscanf(f->target, "socket:[%lu]", &inode) == 1) {
-		load_sockets(&sc->socks, pid);
 		f->kind = "socket";
-		f->sock = find_socket(&sc->socks, inode);
+		f->sock = socktab_find(sc->socks, pid, inode);
 		f->risk = f->sock && f->sock->listening ? RISK_HIGH :
 			  RISK_MEDIUM;
 	} else if (!strncmp(f->target, "pipe:", 5)) {
@@ -291,26 +149,32 @@ static void classify(struct scan *sc, struct fd_info *f, int pid)
 		f->kind = "anon_inode";
 		f->risk = RISK_LOW;
 	} else if (f->target[0] == '/') {
-		classify_file(f, pid);
+		classify_file(sc, f, pid);
 	} else {
 		f->kind = "other";
 		f->risk = RISK_MEDIUM;
 	}
 }
 
-/* O_CLOEXEC as fdinfo's octal "flags:" shows it, and the access mode. */
-static bool fd_inheritable(int pid, int fd, bool *writable)
+/*
+ * O_CLOEXEC as fdinfo's octal "flags:" shows it, the access mode, and the
+ * mount the file lies on (kernels before 3.15 do not say: -1).
+ */
+static bool fd_inheritable(int pid, struct fd_info *f)
 {
-	char path[64], buf[512], *flags;
+	char path[64], buf[512], *flags, *mnt;
 	unsigned long value;
 
-	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", pid, fd);
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", pid, f->fd);
 	if (read_proc(path, buf, sizeof(buf)) < 0)
 		return false;
 	flags = strstr(buf, "flags:");
 	if (!flags || sscanf(flags + 6, "%lo", &value) != 1)
 		return false;
-	*writable = (value & O_ACCMODE) != O_RDONLY;
+	mnt = strstr(buf, "mnt_id:");
+	if (!mnt || sscanf(mnt + 7, "%d", &f->mnt_id) != 1)
+		f->mnt_id = -1;
+	f->writable = (value & O_ACCMODE) != O_RDONLY;
 	return !(value & O_CLOEXEC);
 }
 
@@ -365,17 +229,19 @@ static void describe_process(struct proc_info *p)
 
 static void note_unreadable(struct scan *sc, int pid)
 {
-	char path[64], comm[32];
+	char path[64], comm[32], safe[4 * sizeof(comm)];
 	size_t len = strlen(sc->unreadable);
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	if (read_proc(path, comm, sizeof(comm)) < 0)
 		strcpy(comm, "?");
 	comm[strcspn(comm, "\n")] = '\0';
+	/* the process chose its comm: printed escaped, as every name */
+	escape_into(safe, sizeof(safe), comm);
 	sc->nunreadable++;
-	if (len + 64 < sizeof(sc->unreadable))
+	if (len + 96 < sizeof(sc->unreadable))
 		snprintf(sc->unreadable + len, sizeof(sc->unreadable) - len,
-			 "%s%d (%s)", len ? ", " : "", pid, comm);
+			 "%s%d (%s)", len ? ", " : "", pid, safe);
 }
 
 /* Returns false when the process is gone: it is then no part of the scan. */
@@ -397,18 +263,23 @@ static bool scan_process(struct scan *sc, int pid)
 	}
 	sc->scanned++;
 	while ((d = readdir(dir))) {
-		char link[64];
+		char link[64], target[PATH_MAX];
 		struct fd_info f = { .fd = atoi(d->d_name) };
 		ssize_t n;
 
 		if (d->d_name[0] == '.' || f.fd <= 2 ||
-		    !fd_inheritable(pid, f.fd, &f.writable))
+		    !fd_inheritable(pid, &f))
 			continue;
 		snprintf(link, sizeof(link), "%s/%d", path, f.fd);
-		n = readlink(link, f.target, sizeof(f.target) - 1);
+		n = readlink(link, target, sizeof(target) - 1);
 		if (n < 0)
 			continue;
-		f.target[n] = '\0';
+		target[n] = '\0';
+		f.target = strdup(target);
+		if (!f.target) {
+			fputs("cloexec: out of memory\n", stderr);
+			exit(125);
+		}
 		classify(sc, &f, pid);
 		p.fds = grow(p.fds, &cap, p.nfds, sizeof(*p.fds));
 		p.fds[p.nfds++] = f;
@@ -488,6 +359,8 @@ static void print_json(const struct proc_info *p, const struct fd_info *f)
 	} else if (strcmp(f->kind, "socket")) {
 		printf(",\"writable\":%s", f->writable ? "true" : "false");
 	}
+	if (f->mode_unknown)
+		printf(",\"mode_unknown\":true");
 	puts("}");
 }
 
@@ -495,11 +368,15 @@ static void print_fd(const struct fd_info *f)
 {
 	printf("  %-6s fd %-3d %-9s ", risk_names[f->risk], f->fd, f->kind);
 	if (!f->sock) {
-		printf("%s%s\n", f->target, f->writable ? " (open for writing)" :
-							  "");
+		fputs_escaped(f->target, stdout);
+		printf("%s%s\n", f->writable ? " (open for writing)" : "",
+		       f->mode_unknown ? " (its filesystem did not answer: "
+					 "who may read it is unknown)" :
+					 "");
 		return;
 	}
-	printf("%s %s %s", f->sock->family, f->sock->type, f->sock->local);
+	printf("%s %s ", f->sock->family, f->sock->type);
+	fputs_escaped(f->sock->local, stdout);
 	if (f->sock->listening)
 		printf(" listening");
 	else if (f->sock->peer[0])
@@ -507,12 +384,18 @@ static void print_fd(const struct fd_info *f)
 	putchar('\n');
 }
 
+/* Every name here is the process's own choice: none printed raw. */
 static void print_process(const struct proc_info *p)
 {
 	size_t i;
 
-	printf("pid %d %s (user %s): %s\n", p->pid,
-	       p->exe[0] ? p->exe : "?", p->user, p->argv);
+	printf("pid %d ", p->pid);
+	fputs_escaped(p->exe[0] ? p->exe : "?", stdout);
+	fputs(" (user ", stdout);
+	fputs_escaped(p->user, stdout);
+	fputs("): ", stdout);
+	fputs_escaped(p->argv, stdout);
+	putchar('\n');
 	printf("  library %s\n",
 	       p->library ? "loaded: new fds there get close-on-exec" :
 			    "not loaded");
@@ -549,7 +432,9 @@ int scan_run(char **pids, enum scan_format format, const char *output,
 	     int fail_on, int found_status)
 {
 	bool json = format != SCAN_TEXT;
-	struct scan sc = { .json = json };
+	struct scan sc = { .json = json,
+			   .socks = socktab_new(),
+			   .fs = fdfs_new() };
 	int self = getpid(), pid, status = 0;
 	size_t i, j, total = 0;
 
@@ -605,10 +490,13 @@ int scan_run(char **pids, enum scan_format format, const char *output,
 				print_json(&sc.procs[i], &sc.procs[i].fds[j]);
 		if (!json)
 			print_process(&sc.procs[i]);
+		for (j = 0; j < sc.procs[i].nfds; j++)
+			free(sc.procs[i].fds[j].target);
 		free(sc.procs[i].fds);
 	}
 	free(sc.procs);
-	free(sc.socks.v);
+	socktab_free(sc.socks);
+	fdfs_free(sc.fs);
 	fprintf(json ? stderr : stdout,
 		"cloexec --scan: %zu inheritable fds above 2 in %zu of %zu "
 		"processes read (%zu high, %zu medium, %zu low)",

@@ -430,6 +430,8 @@ struct report {
 	int named; /* CLOEXEC_AUDIT_FD's log, NAMED_NONE or NAMED_BAD */
 	const char *named_why; /* why NAMED_BAD, or why a write failed */
 	int sock; /* to CLOEXEC_AUDIT_SOCKET: -1 not yet, -2 cannot */
+	/* the tree's token, each datagram's first line; "" where none */
+	char token[REPORT_AUDIT_TOKEN_LEN + 2];
 	int lost; /* lines neither in the named log nor sent */
 };
 
@@ -592,9 +594,76 @@ static int named_log(const char **why)
  * cloexec cannot hold up an exec for long.  The same getenv rule as
  * named_log.  Returns the connected socket, or -1.
  */
+/*
+ * Is line a /proc/net/unix row of the socket bound to the abstract name
+ * (len bytes), with this inode?  "Num RefCount Protocol Flags Type St
+ * Inode Path": the inode the seventh word, the path "@name" the last.
+ */
+static bool row_is(const char *line, size_t n, const char *name, size_t len,
+		   unsigned long long ino)
+{
+	const char *word = line, *end = line + n;
+	unsigned long long got;
+	int i;
+
+	if (n < len + 2 || end[-len - 2] != ' ' || end[-len - 1] != '@' ||
+	    memcmp(end - len, name, len))
+		return false;
+	for (i = 0; i < 6; i++) {
+		while (word < end && *word != ' ')
+			word++;
+		while (word < end && *word == ' ')
+			word++;
+	}
+	return parse_number(&word, ' ', &got) && got == ino;
+}
+
+/*
+ * Is the abstract name bound, now, to the socket cloexec made (its inode
+ * in CLOEXEC_AUDIT_SOCKET)?  Asked after connecting: cloexec binds its
+ * name first and never again, so if the name is its socket's now, it was
+ * when we connected, and our datagrams go to that socket or nowhere.  Once
+ * cloexec has exited, anyone may bind the name; lines, which name files
+ * and peers, must not go to whoever did.  Without /proc, no: the lines
+ * are lost, and said so.
+ */
+static bool name_is_cloexecs(const char *name, size_t len,
+			     unsigned long long ino)
+{
+	char buf[4096];
+	size_t have = 0, start;
+	long fd, got;
+	bool found = false;
+
+	fd = sys_openat(AT_FDCWD, "/proc/net/unix", O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return false;
+	while (!found &&
+	       (got = sys_call(SYS_read, fd, buf + have, sizeof(buf) - have, 0,
+			       0)) > 0) {
+		char *nl;
+
+		have += (size_t)got;
+		start = 0;
+		while (!found && (nl = memchr(buf + start, '\n', have - start))) {
+			found = row_is(buf + start, (size_t)(nl - buf) - start,
+				       name, len, ino);
+			start = (size_t)(nl - buf) + 1;
+		}
+		/* a row longer than the buffer is not ours: drop it */
+		if (!start)
+			have = 0;
+		memmove(buf, buf + start, have - start);
+		have -= start;
+	}
+	sys_close((int)fd);
+	return found;
+}
+
 static int audit_socket(struct report *r)
 {
-	const char *name;
+	const char *name, *token, *v;
+	unsigned long long ino = 0;
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct timeval wait = { 2, 0 };
 	socklen_t len;
@@ -607,9 +676,24 @@ static int audit_socket(struct report *r)
 	name = secure_env(REPORT_AUDIT_SOCKET_ENV);
 	if (!name || !*name)
 		return -1;
-	n = strlen(name);
+	/*
+	 * NAME:TOKEN:INODE; a bare NAME is an older cloexec's, which wants
+	 * no token and whose socket cannot be told from another.
+	 */
+	token = strchr(name, ':');
+	n = token ? (size_t)(token - name) : strlen(name);
 	if (n + 1 >= sizeof(sa.sun_path))
 		return -1;
+	if (token) {
+		v = token + 1 + REPORT_AUDIT_TOKEN_LEN;
+		if (strnlen(token + 1, REPORT_AUDIT_TOKEN_LEN + 1) <=
+			    REPORT_AUDIT_TOKEN_LEN ||
+		    *v++ != ':' || !parse_number(&v, '\0', &ino))
+			return -1;
+		memcpy(r->token, token + 1, REPORT_AUDIT_TOKEN_LEN);
+		r->token[REPORT_AUDIT_TOKEN_LEN] = '\n';
+		r->token[REPORT_AUDIT_TOKEN_LEN + 1] = '\0';
+	}
 	memcpy(sa.sun_path + 1, name, n);
 	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
 	fd = sys_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -617,19 +701,25 @@ static int audit_socket(struct report *r)
 		return -1;
 	if (setsockopt((int)fd, SOL_SOCKET, SO_SNDTIMEO, &wait,
 		       sizeof(wait)) ||
-	    connect((int)fd, (struct sockaddr *)&sa, len)) {
+	    connect((int)fd, (struct sockaddr *)&sa, len) ||
+	    (token && !name_is_cloexecs(name, n, ino))) {
 		sys_close((int)fd);
 		return -1;
 	}
 	r->sock = (int)fd;
 	return r->sock;
 }
+/* One datagram: the token's line (proof that it comes from the tree), the line. */
 
 static bool send_line(struct report *r, const char *line, size_t len)
 {
 	int fd = audit_socket(r);
-	struct iovec iov = { .iov_base = (void *)line, .iov_len = len };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	size_t token_len = strlen(r->token);
+	struct iovec iov[2] = {
+		{ .iov_base = r->token, .iov_len = token_len },
+		{ .iov_base = (void *)line, .iov_len = len },
+	};
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2 };
 	long n;
 
 	if (fd < 0)
@@ -637,7 +727,7 @@ static bool send_line(struct report *r, const char *line, size_t len)
 	do
 		n = sys_sendmsg(fd, &msg, MSG_NOSIGNAL);
 	while (n == -EINTR);
-	return n == (long)len;
+	return n == (long)(token_len + len);
 }
 
 /* The head of a line of this process's report. */

@@ -63,6 +63,12 @@
  */
 #define REPORT_AUDIT_FD_ENV "CLOEXEC_AUDIT_FD"
 #define REPORT_AUDIT_SOCKET_ENV "CLOEXEC_AUDIT_SOCKET"
+/*
+ * CLOEXEC_AUDIT_SOCKET is NAME:TOKEN:INODE; each datagram to the socket
+ * is the token (this many hex digits), a newline, then the line; INODE is
+ * the socket's, which the name must still lead to (/proc/net/unix).
+ */
+#define REPORT_AUDIT_TOKEN_LEN 32
 
 /*
  * The schema of the lines (doc/audit.md): "schema":2 in each, after

@@ -8,7 +8,8 @@
  *
  * WHAT is listen (a TCP socket on 127.0.0.1, listening), listen6 (the
  * same on ::1), connected (a unix socketpair), write:PATH (PATH opened
- * for writing), read:PATH or pipe.  With -e every fd is made close-on-exec, as the program itself
+ * for writing), read:PATH, pipe, or pairs:N (N unix socketpairs: 2N
+ * sockets, for bench/scan.sh).  With -e every fd is made close-on-exec, as the program itself
  * asks: SOCK_CLOEXEC, O_CLOEXEC, pipe2(O_CLOEXEC).  It first closes
  * whatever it inherited above 2, so what a scan finds is its own.
  */
@@ -17,6 +18,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -51,6 +53,15 @@ static int make(const char *what, int cloexec)
 		return open(what + 5, O_RDONLY | open_flag) < 0;
 	if (!strcmp(what, "pipe"))
 		return pipe2(fds, open_flag);
+	if (!strncmp(what, "pairs:", 6)) {
+		long n = atol(what + 6);
+
+		while (n-- > 0)
+			if (socketpair(AF_UNIX, SOCK_STREAM | sock_flag, 0,
+				       fds))
+				return 1;
+		return 0;
+	}
 	fprintf(stderr, "holdfds: unknown '%s'\n", what);
 	return 1;
 }

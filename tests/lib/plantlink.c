@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The race of a tree others can write to, made certain: preloaded into
- * cloexec enable/disable --root (tests/cmd/preload.test), open() and
- * open64() of a name ending in ".cloexec-new" first plant there a hard
- * link to the file PLANTLINK_VICTIM names, as another user could between
- * the command's unlink of its temporary name and its open, and make
- * VICTIM.planted to say so.  Then the open goes on as the kernel makes it.
+ * cloexec enable/disable --root (tests/cmd/preload.test), open(),
+ * open64() and openat() of a temporary name (it has ".cloexec-" in it)
+ * first plant there a hard link to the file PLANTLINK_VICTIM names, as
+ * another user could once the name is known, and make VICTIM.planted to
+ * say so.  Then the open goes on as the kernel makes it.
  */
 #include "config.h"
 
@@ -17,17 +17,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static void plant(const char *path)
+static void plant(int dirfd, const char *path)
 {
-	static const char suffix[] = ".cloexec-new";
 	const char *victim = getenv("PLANTLINK_VICTIM");
-	size_t len = strlen(path);
-
 	char said[4096];
 
-	if (!victim || len < sizeof(suffix) - 1 ||
-	    strcmp(path + len - (sizeof(suffix) - 1), suffix) ||
-	    link(victim, path))
+	if (!victim || !strstr(path, ".cloexec-") ||
+	    linkat(AT_FDCWD, victim, dirfd, path, 0))
 		return;
 	/* The test's proof that the race happened: VICTIM.planted. */
 	if ((size_t)snprintf(said, sizeof(said), "%s.planted", victim) <
@@ -36,14 +32,25 @@ static void plant(const char *path)
 				   O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
 }
 
-static int open_planted(const char *path, int flags, va_list ap)
+static int open_planted(int dirfd, const char *path, int flags, va_list ap)
 {
 	mode_t mode = 0;
 
 	if (flags & O_CREAT || (flags & O_TMPFILE) == O_TMPFILE)
 		mode = va_arg(ap, mode_t);
-	plant(path);
-	return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+	plant(dirfd, path);
+	return (int)syscall(SYS_openat, dirfd, path, flags, mode);
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	va_list ap;
+	int fd;
+
+	va_start(ap, flags);
+	fd = open_planted(dirfd, path, flags, ap);
+	va_end(ap);
+	return fd;
 }
 
 int open(const char *path, int flags, ...)
@@ -52,7 +59,7 @@ int open(const char *path, int flags, ...)
 	int fd;
 
 	va_start(ap, flags);
-	fd = open_planted(path, flags, ap);
+	fd = open_planted(AT_FDCWD, path, flags, ap);
 	va_end(ap);
 	return fd;
 }
@@ -65,7 +72,7 @@ int open64(const char *path, int flags, ...)
 	int fd;
 
 	va_start(ap, flags);
-	fd = open_planted(path, flags, ap);
+	fd = open_planted(AT_FDCWD, path, flags, ap);
 	va_end(ap);
 	return fd;
 }
