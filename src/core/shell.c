@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "probe.h"
 #include "shell.h"
 #include "sys.h"
 
@@ -66,6 +67,10 @@ bool shell_listed(char *list, const struct stat *exe)
 	return false;
 }
 
+/*
+ * Where the kernel cannot open a file close-on-exec in one call, the
+ * file is not read: another thread's child could be given it.
+ */
 static bool ask(void)
 {
 	char buf[4096];
@@ -73,6 +78,8 @@ static bool ask(void)
 	const char *execfn;
 	long fd, n;
 
+	if (!cap_native(CAP_O_CLOEXEC))
+		return false;
 	if (stat("/proc/self/exe", &exe)) {
 		execfn = (const char *)getauxval(AT_EXECFN);
 		if (!execfn || stat(execfn, &exe))

@@ -6,7 +6,8 @@
  * screen, git-shell): an entry counts only where its file name, less a
  * version or "-static", ends in "sh" (sh, bash, dash, posh, yash, mksh,
  * ksh93, zsh, fish, tcsh).  The executable must be that entry's file
- * (the same inode: links and a merged /usr agree).
+ * (the same inode: links and a merged /usr agree).  On a kernel without
+ * O_CLOEXEC (before 2.6.23) no program is a shell by this rule.
  */
 #ifndef CLOEXEC_SHELL_H
 #define CLOEXEC_SHELL_H
