@@ -116,7 +116,7 @@ src_cloexec_SOURCES = src/cmd/cloexec.c src/cmd/audit.c src/cmd/audit.h \
 	src/cmd/scan.c src/cmd/scan.h src/cmd/scan_prom.c src/cmd/scan_prom.h \
 	src/cmd/socktab.c src/cmd/socktab.h \
 	src/cmd/fdfs.c src/cmd/fdfs.h src/cmd/escape.c src/cmd/escape.h \
-	src/cmd/logcopy.c src/cmd/logcopy.h
+	src/cmd/logcopy.c src/cmd/logcopy.h src/cmd/mem.c src/cmd/mem.h
 src_cloexec_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCLOEXEC_BUILD_DIR='"$(abs_top_builddir)/src"' \
 	-DCLOEXEC_SANITIZER_RUNTIME='"$(SAN_LIB)"'

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "fdfs.h"
+#include "mem.h"
 
 /* How long a filesystem that may hang is given to answer a stat. */
 #define STAT_TIMEOUT_MS 1000
@@ -212,13 +213,7 @@ int fdfs_stat(struct fd_fs *fs, int pid, int fd, int mnt_id, struct stat *st)
 
 struct fd_fs *fdfs_new(void)
 {
-	struct fd_fs *fs = calloc(1, sizeof(*fs));
-
-	if (!fs) {
-		fputs("cloexec: out of memory\n", stderr);
-		exit(125);
-	}
-	return fs;
+	return mem_zalloc(1, sizeof(struct fd_fs));
 }
 
 void fdfs_free(struct fd_fs *fs)

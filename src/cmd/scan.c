@@ -33,6 +33,7 @@
 
 #include "escape.h"
 #include "fdfs.h"
+#include "mem.h"
 #include "scan.h"
 #include "scan_prom.h"
 #include "socktab.h"
@@ -71,19 +72,6 @@ struct scan {
 	char unreadable[1024];
 	size_t nunreadable;
 };
-
-static void *grow(void *v, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return v;
-	*cap = *cap ? 2 * *cap : 16;
-	v = realloc(v, *cap * size);
-	if (!v) {
-		fputs("cloexec: out of memory\n", stderr);
-		exit(125);
-	}
-	return v;
-}
 
 /* The whole of a small /proc file, NUL-terminated; -1 with errno. */
 static ssize_t read_proc(const char *path, char *buf, size_t size)
@@ -275,13 +263,9 @@ static bool scan_process(struct scan *sc, int pid)
 		if (n < 0)
 			continue;
 		target[n] = '\0';
-		f.target = strdup(target);
-		if (!f.target) {
-			fputs("cloexec: out of memory\n", stderr);
-			exit(125);
-		}
+		f.target = mem_strdup(target);
 		classify(sc, &f, pid);
-		p.fds = grow(p.fds, &cap, p.nfds, sizeof(*p.fds));
+		p.fds = mem_grow(p.fds, &cap, p.nfds, sizeof(*p.fds));
 		p.fds[p.nfds++] = f;
 	}
 	closedir(dir);
@@ -298,7 +282,7 @@ static bool scan_process(struct scan *sc, int pid)
 		if (!p.nfds)
 			return true;
 	}
-	sc->procs = grow(sc->procs, &sc->cap, sc->nprocs, sizeof(*sc->procs));
+	sc->procs = mem_grow(sc->procs, &sc->cap, sc->nprocs, sizeof(*sc->procs));
 	sc->procs[sc->nprocs++] = p;
 	return true;
 }

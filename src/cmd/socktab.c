@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mem.h"
 #include "socktab.h"
 
 struct netns_table {
@@ -32,19 +33,6 @@ struct sock_tables {
 	int last_pid;
 	size_t last;
 };
-
-static void *grow(void *v, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return v;
-	*cap = *cap ? 2 * *cap : 16;
-	v = realloc(v, *cap * size);
-	if (!v) {
-		fputs("cloexec: out of memory\n", stderr);
-		exit(125);
-	}
-	return v;
-}
 
 static void format_inet(char *out, size_t size, const char *hex, bool v6)
 {
@@ -96,7 +84,7 @@ static FILE *open_net_table(int pid, const char *name, char *line, int size)
 
 static struct sock_info *add(struct netns_table *t)
 {
-	t->v = grow(t->v, &t->cap, t->n, sizeof(*t->v));
+	t->v = mem_grow(t->v, &t->cap, t->n, sizeof(*t->v));
 	return &t->v[t->n++];
 }
 
@@ -181,11 +169,7 @@ static void build_hash(struct netns_table *t)
 
 	for (t->nslots = 64; t->nslots < 2 * t->n; t->nslots *= 2)
 		;
-	t->slots = calloc(t->nslots, sizeof(*t->slots));
-	if (!t->slots) {
-		fputs("cloexec: out of memory\n", stderr);
-		exit(125);
-	}
+	t->slots = mem_zalloc(t->nslots, sizeof(*t->slots));
 	for (i = 0; i < t->n && i < UINT32_MAX - 1; i++) {
 		for (h = hash_inode(t->v[i].inode, t->nslots); t->slots[h];
 		     h = (h + 1) & (t->nslots - 1))
@@ -214,7 +198,7 @@ static struct netns_table *tables_of(struct sock_tables *st, int pid)
 			st->last = i;
 			return &st->t[i];
 		}
-	st->t = grow(st->t, &st->cap, st->n, sizeof(*st->t));
+	st->t = mem_grow(st->t, &st->cap, st->n, sizeof(*st->t));
 	st->last = st->n;
 	t = &st->t[st->n++];
 	*t = (struct netns_table){ 0 };
@@ -230,13 +214,7 @@ static struct netns_table *tables_of(struct sock_tables *st, int pid)
 
 struct sock_tables *socktab_new(void)
 {
-	struct sock_tables *st = calloc(1, sizeof(*st));
-
-	if (!st) {
-		fputs("cloexec: out of memory\n", stderr);
-		exit(125);
-	}
-	return st;
+	return mem_zalloc(1, sizeof(struct sock_tables));
 }
 
 void socktab_free(struct sock_tables *st)
