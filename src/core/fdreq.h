@@ -124,6 +124,7 @@ fdreq_try_fast(struct fdreq *rq, const struct fd_spec *spec, int flags,
 	rq->flags = flags | flags_unmap(&spec->family, FDP_CLOEXEC);
 	rq->fast = true;
 	rq->mark = FDT_FORCED_MARK(spec->cls);
+	rq->copy = spec->cls == FD_CLASS_DUP ? FDT_COPY : 0;
 	rq->path = FDREQ_NATIVE;
 	return true;
 }

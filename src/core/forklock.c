@@ -20,11 +20,6 @@ bool forklock_in_vfork_child(void)
 	return pid_raw() != pid_own();
 }
 
-bool forklock_in_image_process(void)
-{
-	return pid_image() && pid_raw() == pid_image();
-}
-
 void forklock_in_flight(int delta)
 {
 	atomic_fetch_add_explicit(&in_flight, delta, memory_order_seq_cst);

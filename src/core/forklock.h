@@ -57,12 +57,6 @@ void forklock_in_flight(int delta) __attribute__((visibility("hidden")));
  * land in the parent's lock and tables, so it must make none.
  */
 bool forklock_in_vfork_child(void) __attribute__((visibility("hidden")));
-/*
- * Is this the process the program was started in, not a child of it
- * (fork, vfork, clone: each has another pid)?  A system call, at exec.
- */
-bool forklock_in_image_process(void)
-	__attribute__((visibility("hidden")));
 
 /*
  * The pthread_atfork handlers, called by hand too where a copy of the
