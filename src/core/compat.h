@@ -153,6 +153,10 @@ int mkstemps64(char *tmpl, int suffixlen);
 #undef mkostemps64
 int mkostemps64(char *tmpl, int suffixlen, int flags);
 #endif
+#ifdef lockf64
+#undef lockf64
+int lockf64(int fd, int cmd, off_t len);
+#endif
 
 /* glibc's _FORTIFY_SOURCE entry points, declared only under fortify. */
 int __open_2(const char *path, int flags);

@@ -11,6 +11,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "core/compat.h"
 #include "core/export.h"
 #include "core/fdtable.h"
 #include "core/real.h"
@@ -97,7 +98,7 @@ CLOEXEC_EXPORT int lockf(int fd, int cmd, off_t len)
 	return ret;
 }
 
-#if HAVE_LOCKF64 && !defined(lockf64)
+#if HAVE_LOCKF64
 static int raw_lockf64(int fd, int cmd, off64_t len)
 {
 	return raw_lockf(fd, cmd, (off_t)len);
