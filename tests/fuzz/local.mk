@@ -22,12 +22,14 @@ FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer \
 FUZZ_CPPFLAGS = -I$(top_srcdir)/src -I$(top_srcdir)/include \
 	-I$(top_builddir)
 # The core, less policy.c (fuzz_policy.c includes it).
-FUZZ_CORE = $(top_srcdir)/src/core/diag.c $(top_srcdir)/src/core/exec.c \
+FUZZ_CORE = $(top_srcdir)/src/core/creds.c \
+	$(top_srcdir)/src/core/diag.c $(top_srcdir)/src/core/exec.c \
 	$(top_srcdir)/src/core/fdreq.c $(top_srcdir)/src/core/fdtable.c \
 	$(top_srcdir)/src/core/forklock.c $(top_srcdir)/src/core/layers.c \
 	$(top_srcdir)/src/core/pid.c \
 	$(top_srcdir)/src/core/probe.c \
-	$(top_srcdir)/src/core/real.c $(top_srcdir)/src/core/report.c
+	$(top_srcdir)/src/core/real.c $(top_srcdir)/src/core/report.c \
+	$(top_srcdir)/src/core/shell.c
 FUZZ_SEEDS = \
 	tests/fuzz/policy/env-default tests/fuzz/policy/env-all \
 	tests/fuzz/policy/env-bad tests/fuzz/policy/file-comments \
