@@ -53,7 +53,7 @@ void creds_changed(void)
 	}
 }
 
-bool creds_unchanged(void)
+CHILD_PATH bool creds_unchanged(void)
 {
 	struct ids now, then;
 	int i;

@@ -12,6 +12,16 @@
 #include "export.h"
 
 /*
+ * Nothing, in the fd table's section (fdtable.c), so that the linker meets
+ * it second and places it right after the start-up data: the table's low
+ * fds then share a page with the variables a fork child writes.  Above
+ * __dso_handle, since GCC writes a file's variables out last first (only
+ * the layout depends on it: readelf -S shows it).
+ */
+__attribute__((used)) static char fdtable_section_order[0]
+	__attribute__((section("cloexec_table")));
+
+/*
  * Start-up data too (export.h): this, the first object linked, is where
  * the linker meets that section first, and so places it first, beside
  * the GOT.

@@ -7,12 +7,73 @@
 
 #include "creds.h"
 #include "exec.h"
+#include "export.h"
 #include "fdtable.h"
 #include "pid.h"
 #include "policy.h"
 #include "report.h"
 #include "shell.h"
 #include "sys.h"
+
+/*
+ * What a fork child runs before its exec stays in this library (export.h,
+ * CHILD_PATH): the string helpers below rather than libc's, and no loop
+ * that GCC would turn into a call of libc's memcpy or strlen.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-tree-loop-distribute-patterns")
+#endif
+
+CHILD_PATH static size_t str_len(const char *s)
+{
+	const char *p = s;
+
+	while (*p)
+		p++;
+	return (size_t)(p - s);
+}
+
+/* Does s start with the first len bytes of prefix (which has no NUL)? */
+CHILD_PATH static bool str_starts(const char *s, const char *prefix, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] != prefix[i])
+			return false;
+	return true;
+}
+
+CHILD_PATH static bool str_eq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+/* strchr for a c that is not NUL. */
+CHILD_PATH static const char *str_chr(const char *s, char c)
+{
+	for (; *s; s++)
+		if (*s == c)
+			return s;
+	return NULL;
+}
+
+CHILD_PATH static const char *str_find(const char *s, const char *needle,
+				       size_t len)
+{
+	for (; *s; s++)
+		if (str_starts(s, needle, len))
+			return s;
+	return NULL;
+}
+
+CHILD_PATH static void copy(char *to, const char *from, size_t n)
+{
+	while (n--)
+		*to++ = *from++;
+}
 
 /*
  * The variables the rules read, found in one pass over the environment
@@ -25,14 +86,15 @@ struct env_facts {
 };
 
 /* The value of e if it is NAME=value, else NULL. */
-static const char *value_of(const char *e, const char *name, size_t len)
+CHILD_PATH static const char *value_of(const char *e, const char *name,
+				       size_t len)
 {
-	return !strncmp(e, name, len) && e[len] == '=' ? e + len + 1 : NULL;
+	return str_starts(e, name, len) && e[len] == '=' ? e + len + 1 : NULL;
 }
 
 #define VALUE_OF(e, name) value_of(e, name, sizeof(name) - 1)
 
-static void env_facts(char *const envp[], struct env_facts *f)
+CHILD_PATH static void env_facts(char *const envp[], struct env_facts *f)
 {
 	const char *e, *v;
 
@@ -57,7 +119,7 @@ static void env_facts(char *const envp[], struct env_facts *f)
 	}
 }
 
-static bool is_digit(char c)
+CHILD_PATH static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
@@ -66,7 +128,7 @@ static bool is_digit(char c)
  * The number that starts s (-1 if none), and in *end where it stops:
  * whatever follows is the caller's to judge.
  */
-static int parse_fd_prefix(const char *s, const char **end)
+CHILD_PATH static int parse_fd_prefix(const char *s, const char **end)
 {
 	long n = 0;
 
@@ -84,14 +146,14 @@ struct why {
 	size_t len;
 };
 
-static void why_put(struct why *w, const char *s, size_t n)
+CHILD_PATH static void why_put(struct why *w, const char *s, size_t n)
 {
 	for (; n && *s && w->len < sizeof(w->buf) - 1; n--)
 		w->buf[w->len++] = *s++;
 	w->buf[w->len] = '\0';
 }
 
-static void why_num(struct why *w, int n)
+CHILD_PATH static void why_num(struct why *w, int n)
 {
 	char tmp[12];
 	int i = 0;
@@ -157,7 +219,7 @@ const char *exec_why_word(const char *reason)
  * earlier forced flag the program's (creds.h); one they did not see is
  * caught here, once per exec, and then no forced flag is cleared.
  */
-static bool may_clear_forced(struct exec_kept *k)
+CHILD_PATH static bool may_clear_forced(struct exec_kept *k)
 {
 	if (!k->creds)
 		k->creds = creds_unchanged() ? 1 : -1;
@@ -170,8 +232,8 @@ static bool may_clear_forced(struct exec_kept *k)
  * already, or if its flag is one the library forced; a flag the program
  * set itself stays.  The first reason found is the one kept.
  */
-static void choose(struct exec_kept *k, int fd, const char *what,
-		   size_t what_len, int number_shown)
+CHILD_PATH static void choose(struct exec_kept *k, int fd, const char *what,
+			      size_t what_len, int number_shown)
 {
 	struct why w = { .len = 0 };
 	long flags;
@@ -192,7 +254,7 @@ static void choose(struct exec_kept *k, int fd, const char *what,
 		why_num(&w, number_shown);
 	k->fd[k->n].fd = fd;
 	k->fd[k->n].cleared = false;
-	memcpy(k->fd[k->n].why, w.buf, w.len + 1);
+	copy(k->fd[k->n].why, w.buf, w.len + 1);
 	k->n++;
 }
 
@@ -202,7 +264,8 @@ static void choose(struct exec_kept *k, int fd, const char *what,
  * and set it before exec.  A stale pair inherited by some other process
  * names another pid and is left alone.
  */
-static void keep_listen_fds(const struct env_facts *env, struct exec_kept *k)
+CHILD_PATH static void keep_listen_fds(const struct env_facts *env,
+				       struct exec_kept *k)
 {
 	const char *fds = env->listen_fds;
 	const char *pid = env->listen_pid;
@@ -218,7 +281,7 @@ static void keep_listen_fds(const struct env_facts *env, struct exec_kept *k)
 		choose(k, 3 + i, "socket activation (LISTEN_FDS)", 31, -1);
 }
 
-static bool is_pipe(int fd)
+CHILD_PATH static bool is_pipe(int fd)
 {
 	struct stat st;
 
@@ -232,7 +295,8 @@ static bool is_pipe(int fd)
  * process was given, which it then passes on.  (make itself clears the
  * flag on its own jobserver pipe before a recursive recipe.)
  */
-static void keep_jobserver(const struct env_facts *env, struct exec_kept *k)
+CHILD_PATH static void keep_jobserver(const struct env_facts *env,
+				      struct exec_kept *k)
 {
 	static const char options[][20] = { "--jobserver-auth=",
 					    "--jobserver-fds=" };
@@ -240,8 +304,10 @@ static void keep_jobserver(const struct env_facts *env, struct exec_kept *k)
 	int r = -1, w = -1, i;
 
 	for (i = 0; flags && i < 2; i++) {
-		for (p = flags; (p = strstr(p, options[i])); p = end) {
-			p += strlen(options[i]);
+		for (p = flags;
+		     (p = str_find(p, options[i], str_len(options[i])));
+		     p = end) {
+			p += str_len(options[i]);
 			end = p;
 			r = parse_fd_prefix(p, &end);
 			if (r >= 0 && *end == ',')
@@ -256,7 +322,7 @@ static void keep_jobserver(const struct env_facts *env, struct exec_kept *k)
 }
 
 /* "fd" or "fds" ends the option's name, in either case. */
-static bool names_fd(const char *name, size_t len)
+CHILD_PATH static bool names_fd(const char *name, size_t len)
 {
 	if (len >= 3 && (name[len - 1] | 0x20) == 's')
 		len--;
@@ -265,8 +331,8 @@ static bool names_fd(const char *name, size_t len)
 }
 
 /* "N" or "N,M,...": each number chosen; anything else, nothing. */
-static void choose_list(struct exec_kept *k, const char *list, const char *what,
-			size_t what_len)
+CHILD_PATH static void choose_list(struct exec_kept *k, const char *list,
+				   const char *what, size_t what_len)
 {
 	const char *p, *end;
 	int fd;
@@ -286,35 +352,53 @@ static void choose_list(struct exec_kept *k, const char *list, const char *what,
 }
 
 /* In arg, each PREFIXN that ends there or at a character not a digit. */
-static void choose_after(struct exec_kept *k, const char *arg,
-			 const char *prefix, bool at_start_or_comma)
+/*
+ * The number after prefix (len bytes, at p), if one follows it; where to
+ * look on.
+ */
+CHILD_PATH static const char *choose_after(struct exec_kept *k, const char *p,
+					   const char *prefix, size_t len)
 {
-	size_t len = strlen(prefix);
-	const char *p = arg, *end;
-	int fd;
+	const char *end;
+	int fd = parse_fd_prefix(p + len, &end);
 
-	while ((p = strstr(p, prefix))) {
-		if (!at_start_or_comma || p == arg || p[-1] == ',') {
-			fd = parse_fd_prefix(p + len, &end);
-			if (fd >= 0) {
-				char what[EXEC_WHY_MAX] = "named as ";
+	if (fd >= 0) {
+		char what[EXEC_WHY_MAX] = "named as ";
 
-				memcpy(what + 9, prefix, len);
-				choose(k, fd, what, 9 + len, fd);
-			}
-		}
-		p += len;
+		copy(what + 9, prefix, len);
+		choose(k, fd, what, 9 + len, fd);
+	}
+	return p + len - 1;
+}
+
+/*
+ * In arg, each /dev/fd/N and /proc/self/fd/N, and fd=N at its start or
+ * after a comma (each N that ends there or at a character not a digit):
+ * one pass over it.
+ */
+CHILD_PATH static void choose_in(struct exec_kept *k, const char *arg)
+{
+	const char *p;
+
+	for (p = arg; *p; p++) {
+		if (*p == '/' && str_starts(p, "/dev/fd/", 8))
+			p = choose_after(k, p, "/dev/fd/", 8);
+		else if (*p == '/' && str_starts(p, "/proc/self/fd/", 14))
+			p = choose_after(k, p, "/proc/self/fd/", 14);
+		else if (*p == 'f' && (p == arg || p[-1] == ',') &&
+			 str_starts(p, "fd=", 3))
+			p = choose_after(k, p, "fd=", 3);
 	}
 }
 
 /* "named as " then the argument's first len bytes, then sep. */
-static size_t named_as(char what[EXEC_WHY_MAX], const char *arg, size_t len,
-		       char sep)
+CHILD_PATH static size_t named_as(char what[EXEC_WHY_MAX], const char *arg,
+				  size_t len, char sep)
 {
 	if (len > 30)
 		len = 30;
-	memcpy(what, "named as ", 9);
-	memcpy(what + 9, arg, len);
+	copy(what, "named as ", 9);
+	copy(what + 9, arg, len);
 	what[9 + len] = sep;
 	return 10 + len;
 }
@@ -331,14 +415,17 @@ static const struct handoff {
 #undef HANDOFF
 };
 
-static const char *file_name(const char *path)
+CHILD_PATH static const char *file_name(const char *path)
 {
-	const char *slash = path ? strrchr(path, '/') : NULL;
+	const char *name = path;
 
-	return slash ? slash + 1 : path;
+	for (; path && *path; path++)
+		if (*path == '/')
+			name = path + 1;
+	return name;
 }
 
-static bool starts_nocase(const char *s, const char *prefix)
+CHILD_PATH static bool starts_nocase(const char *s, const char *prefix)
 {
 	for (; *prefix; s++, prefix++)
 		if ((*s | 0x20) != (*prefix | 0x20))
@@ -346,9 +433,21 @@ static bool starts_nocase(const char *s, const char *prefix)
 	return true;
 }
 
+/* The first letters of the rows' programs, as bits (as row_initials). */
+static const uint32_t program_initials = 0
+#define HANDOFF(program, option, form, example) | (1u << ((program)[0] & 31))
+#include "handoff.def"
+#undef HANDOFF
+	;
+
+static bool may_be_row(const char *name)
+{
+	return name && (program_initials & (1u << (name[0] & 31)));
+}
+
 /* The rows for the new program, on each argument. */
-static void keep_handoffs(char *const argv[], const char *path,
-			  struct exec_kept *k)
+CHILD_PATH static void keep_handoffs(char *const argv[], const char *path,
+				     struct exec_kept *k)
 {
 	const char *names[2] = { file_name(path), argv ? file_name(argv[0]) : 0 };
 	const char *arg, *end;
@@ -356,13 +455,15 @@ static void keep_handoffs(char *const argv[], const char *path,
 	size_t i, len, n;
 	int fd;
 
+	if (!may_be_row(names[0]) && !may_be_row(names[1]))
+		return;
 	for (i = 0; i < sizeof(handoffs) / sizeof(*handoffs); i++) {
 		const struct handoff *h = &handoffs[i];
 
-		if ((!names[0] || strcmp(names[0], h->program)) &&
-		    (!names[1] || strcmp(names[1], h->program)))
+		if ((!names[0] || !str_eq(names[0], h->program)) &&
+		    (!names[1] || !str_eq(names[1], h->program)))
 			continue;
-		len = strlen(h->option);
+		len = str_len(h->option);
 		for (n = 1; argv && argv[0] && argv[n]; n++) {
 			arg = argv[n];
 			switch (h->form) {
@@ -382,7 +483,7 @@ static void keep_handoffs(char *const argv[], const char *path,
 					       fd);
 				break;
 			default:
-				if (strncmp(arg, h->option, len))
+				if (!str_starts(arg, h->option, len))
 					break;
 				if (!arg[len] && argv[n + 1])
 					choose_list(k, argv[n + 1], what,
@@ -403,7 +504,7 @@ static void keep_handoffs(char *const argv[], const char *path,
  * name ends in "fd" or "fds", the value is N or N,M,...), gpg's -&N,
  * openssl's fd:N, qemu's fd=N in a comma-separated list.
  */
-static void keep_named_args(char *const argv[], struct exec_kept *k)
+CHILD_PATH static void keep_named_args(char *const argv[], struct exec_kept *k)
 {
 	const char *arg, *name, *eq, *end;
 	char what[EXEC_WHY_MAX];
@@ -412,9 +513,7 @@ static void keep_named_args(char *const argv[], struct exec_kept *k)
 
 	for (; argv && *argv; argv++) {
 		arg = *argv;
-		choose_after(k, arg, "/dev/fd/", false);
-		choose_after(k, arg, "/proc/self/fd/", false);
-		choose_after(k, arg, "fd=", true);
+		choose_in(k, arg);
 		if (starts_nocase(arg, "fd:") &&
 		    (fd = parse_fd_prefix(arg + 3, &end)) >= 0 && !*end)
 			choose(k, fd, "named as fd:", 12, fd);
@@ -427,8 +526,8 @@ static void keep_named_args(char *const argv[], struct exec_kept *k)
 		}
 		for (name = arg; *name == '-'; name++)
 			;
-		eq = strchr(name, '=');
-		len = eq ? (size_t)(eq - name) : strlen(name);
+		eq = str_chr(name, '=');
+		len = eq ? (size_t)(eq - name) : str_len(name);
 		if (!names_fd(name, len))
 			continue;
 		len += (size_t)(name - arg);
@@ -441,9 +540,9 @@ static void keep_named_args(char *const argv[], struct exec_kept *k)
 	}
 }
 
-static bool starts(const char *s, const char *prefix)
+CHILD_PATH static bool starts(const char *s, const char *prefix)
 {
-	return !strncmp(s, prefix, strlen(prefix));
+	return str_starts(s, prefix, str_len(prefix));
 }
 
 enum handoff_env_form { HO_ITEMS, HO_FD_ITEMS };
@@ -457,16 +556,29 @@ static const struct handoff_env {
 #undef HANDOFF_ENV
 };
 
+/*
+ * The first letters of the rows' names, as bits: most variables start
+ * with none of them, and are not compared with any row.
+ */
+static const uint32_t row_initials = 0
+#define HANDOFF_ENV(name, form, example) | (1u << ((name)[0] & 31))
+#include "handoff.def"
+#undef HANDOFF_ENV
+	;
+
 /* e's row, if its name is one: "NAME=" whole, or a prefix "NAME_". */
-static const struct handoff_env *env_row(const char *e, const char *eq)
+CHILD_PATH static const struct handoff_env *env_row(const char *e,
+						    const char *eq)
 {
 	size_t i, len;
 
+	if (!(row_initials & (1u << (e[0] & 31))))
+		return NULL;
 	for (i = 0; i < sizeof(handoff_envs) / sizeof(*handoff_envs); i++) {
 		if (e[0] != handoff_envs[i].name[0])
 			continue;
-		len = strlen(handoff_envs[i].name);
-		if (!strncmp(e, handoff_envs[i].name, len) &&
+		len = str_len(handoff_envs[i].name);
+		if (str_starts(e, handoff_envs[i].name, len) &&
 		    (handoff_envs[i].name[len - 1] == '_' || e + len == eq))
 			return &handoff_envs[i];
 	}
@@ -480,8 +592,8 @@ static const struct handoff_env *env_row(const char *e, const char *eq)
  * has its own rule, with the pid.  With untrusted set (a CGI program),
  * no HTTP_* variable: their names are the request's header names.
  */
-static void keep_named_env(char *const envp[], bool untrusted,
-			   struct exec_kept *k)
+CHILD_PATH static void keep_named_env(char *const envp[], bool untrusted,
+				      struct exec_kept *k)
 {
 	const struct handoff_env *row;
 	const char *e, *eq, *p, *item, *end;
@@ -490,19 +602,19 @@ static void keep_named_env(char *const envp[], bool untrusted,
 
 	for (; envp && *envp; envp++) {
 		e = *envp;
-		eq = strchr(e, '=');
-		if (!eq || (e[0] == 'L' && starts(e, "LISTEN_")) ||
+		/* The name only: a value is read where its name asks. */
+		named = false;
+		for (eq = e; *eq && *eq != '='; eq++)
+			named |= eq[0] == 'F' && eq[1] == 'D';
+		if (!*eq || (e[0] == 'L' && starts(e, "LISTEN_")) ||
 		    (untrusted && starts(e, "HTTP_")))
 			continue;
 		row = env_row(e, eq);
-		named = row != NULL;
-		for (p = e; !named && p + 1 < eq; p++)
-			named = p[0] == 'F' && p[1] == 'D';
-		if (!named)
+		if (!named && !row)
 			continue;
 		for (p = eq + 1; *p;) {
 			item = p;
-			while (*p && !strchr(",;|: \t\n", *p))
+			while (*p && !str_chr(",;|: \t\n", *p))
 				p++;
 			end = p;
 			if (*p)
@@ -531,27 +643,18 @@ static void keep_named_env(char *const envp[], bool untrusted,
 }
 
 /* The lock rule: an fd through which the program holds a lock. */
-static void keep_locked(int fd, void *ctx)
+CHILD_PATH static void keep_locked(int fd, void *ctx)
 {
 	choose(ctx, fd, "holds a lock", 12, -1);
 }
 
-static void count_fd(int fd, void *ctx)
+CHILD_PATH static bool any_marked(unsigned bits)
 {
-	(void)fd;
-	++*(unsigned *)ctx;
-}
-
-static bool any_marked(unsigned bits)
-{
-	unsigned n = 0;
-
-	fdtable_for_each_marked(bits, count_fd, &n);
-	return n > 0;
+	return fdtable_any_marked(bits);
 }
 
 /* Rule 1 and the shell rule, for each fd they hand on. */
-static void hand_on(int fd, void *ctx)
+CHILD_PATH static void hand_on(int fd, void *ctx)
 {
 	long flags = sys_fcntl(fd, F_GETFD, 0);
 
@@ -560,7 +663,7 @@ static void hand_on(int fd, void *ctx)
 		sys_fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
 }
 
-static void take_back(int fd, void *ctx)
+CHILD_PATH static void take_back(int fd, void *ctx)
 {
 	long flags = sys_fcntl(fd, F_GETFD, 0);
 
@@ -582,7 +685,7 @@ static void take_back(int fd, void *ctx)
  * its caller's choice, and what it opened is not the caller's to have.
  * The bits the handed-on fds have, or 0.
  */
-static uint8_t own_marks(enum exec_as as, bool secure)
+CHILD_PATH static uint8_t own_marks(enum exec_as as, bool secure)
 {
 	long pid;
 
@@ -600,27 +703,42 @@ static uint8_t own_marks(enum exec_as as, bool secure)
  * library forced is there to clear, or for the audit: it reads
  * /etc/shells, once an image.
  */
-static bool is_shell(enum exec_as as, bool secure, bool reporting)
+CHILD_PATH static bool is_shell(enum exec_as as, bool secure, bool reporting,
+				bool forced)
 {
 	if (secure || !policy_get()->shell_rule)
 		return false;
-	return (reporting || any_marked(FDT_FORCED)) &&
-	       shell_image(as != EXEC_AS_VFORK_CHILD);
+	return (reporting || forced) && shell_image(as != EXEC_AS_VFORK_CHILD);
 }
 
-void exec_prepare(char *const argv[], char *const envp[], const char *path,
-		  enum exec_as as, struct exec_kept *k)
+CHILD_PATH void exec_prepare(char *const argv[], char *const envp[],
+			     const char *path, enum exec_as as,
+			     struct exec_kept *k)
 {
 	uint32_t word = policy_word();
 	unsigned i;
+	uint8_t bits;
+	bool forced;
 	struct env_facts env;
 
 	k->n = 0;
 	k->creds = 0;
-	k->secure = getauxval(AT_SECURE) != 0;
-	k->own = own_marks(as, k->secure);
-	k->shell = is_shell(as, k->secure, word & POLICY_REPORT);
+	k->own = 0;
+	k->shell = false;
 	k->handed_on = 0;
+	k->secure = word & POLICY_LOADED ? (word & POLICY_SECURE) != 0 :
+					   getauxval(AT_SECURE) != 0;
+	/*
+	 * Every rule clears a flag the library forced, and only such a flag:
+	 * with none forced, no audit to tell and no sweep, nothing is left to
+	 * do.  A shell's commands are mostly so: their pipes were moved onto
+	 * 0 and 1, and the ends closed.
+	 */
+	forced = any_marked(FDT_FORCED);
+	if (!(word & (POLICY_REPORT | POLICY_SWEEP)) && !forced)
+		return;
+	k->own = own_marks(as, k->secure);
+	k->shell = is_shell(as, k->secure, word & POLICY_REPORT, forced);
 	if (!k->secure) {
 		env_facts(envp, &env);
 		keep_listen_fds(&env, k);
@@ -631,9 +749,10 @@ void exec_prepare(char *const argv[], char *const envp[], const char *path,
 			keep_handoffs(argv, path, k);
 		}
 		keep_named_env(envp, env.cgi, k);
-		fdtable_for_each_marked(FDT_LOCK_FILE, keep_locked, k);
-		if (as == EXEC_AS_SELF)
-			fdtable_for_each_marked(FDT_LOCK_PROC, keep_locked, k);
+		fdtable_for_each_with_any(
+			as == EXEC_AS_SELF ? FDT_LOCK_FILE | FDT_LOCK_PROC :
+					     FDT_LOCK_FILE,
+			keep_locked, k);
 	}
 	if (word & POLICY_SWEEP)
 		fdtable_sweep(word & POLICY_KEEPS);
@@ -645,22 +764,22 @@ void exec_prepare(char *const argv[], char *const envp[], const char *path,
 			k->fd[i].cleared = true;
 		}
 	}
-	if ((k->shell || k->own) && any_marked(k->shell ? FDT_FORCED : k->own) &&
-	    !may_clear_forced(k)) {
-		k->shell = false;
-		k->own = 0;
+	bits = k->shell ? FDT_FORCED : k->own;
+	if (bits && any_marked(bits)) {
+		if (may_clear_forced(k)) {
+			k->handed_on = bits;
+		} else {
+			k->shell = false;
+			k->own = 0;
+		}
 	}
-	if (k->shell)
-		k->handed_on = FDT_FORCED;
-	else
-		k->handed_on = k->own;
 	if (k->handed_on)
 		fdtable_for_each_marked(k->handed_on, hand_on, NULL);
 	if (word & POLICY_REPORT)
 		report_inherited(path, argv, k, as == EXEC_AS_SPAWNER);
 }
 
-void exec_undo(const struct exec_kept *k)
+CHILD_PATH void exec_undo(const struct exec_kept *k)
 {
 	unsigned i;
 
@@ -671,17 +790,24 @@ void exec_undo(const struct exec_kept *k)
 			take_back(k->fd[i].fd, NULL);
 }
 
-size_t exec_env_slots(char *const envp[])
+CHILD_PATH size_t exec_env_slots(char *const envp[])
 {
 	size_t n = 1;
 
+	if (!(policy_word() & POLICY_SCOPE_PROCESS))
+		return 1;
 	while (envp && envp[n - 1])
 		n++;
 	return n;
 }
 
+CHILD_PATH size_t exec_env_preload_room(void)
+{
+	return policy_word() & POLICY_SCOPE_PROCESS ? EXEC_PRELOAD_MAX : 1;
+}
+
 /* An LD_PRELOAD entry that names this library, by path or by name. */
-static bool is_self(const char *entry, size_t n)
+CHILD_PATH static bool is_self(const char *entry, size_t n)
 {
 	static const char name[] = "libcloexec.so";
 	const char *base = entry + n;
@@ -693,7 +819,7 @@ static bool is_self(const char *entry, size_t n)
 }
 
 /* LD_PRELOAD=... without this library, into out; false if none is left. */
-static bool strip_preload(const char *value, char *out, size_t size)
+CHILD_PATH static bool strip_preload(const char *value, char *out, size_t size)
 {
 	const char *p = value, *end;
 	size_t len = 0, n;
@@ -713,11 +839,14 @@ static bool strip_preload(const char *value, char *out, size_t size)
 	return len > 0;
 }
 
-char *const *exec_env(char *const envp[], char **slots, char *preload)
+CHILD_PATH char *const *exec_env(char *const envp[], char **slots,
+				 size_t nslots, char *preload, size_t room)
 {
 	size_t n = 0;
 
-	if (!(policy_word() & POLICY_SCOPE_PROCESS) || !envp)
+	/* The room was sized by the same word: no copy where there is none. */
+	if (nslots < 2 || room < EXEC_PRELOAD_MAX || !envp ||
+	    !(policy_word() & POLICY_SCOPE_PROCESS))
 		return envp;
 	for (; *envp; envp++) {
 		if (!strncmp(*envp, POLICY_ENV "=", sizeof(POLICY_ENV)) ||

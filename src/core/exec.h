@@ -96,17 +96,22 @@ const char *exec_kept_why(const struct exec_kept *k, int fd)
 const char *exec_why_word(const char *reason)
 	__attribute__((visibility("hidden")));
 
-/* How many pointers exec_env() may need for envp: entries and NULL. */
+/*
+ * The room exec_env() needs: pointers for envp's copy (entries and NULL),
+ * and bytes for LD_PRELOAD's.  1 each where it makes no copy.
+ */
 size_t exec_env_slots(char *const envp[]) __attribute__((visibility("hidden")));
+size_t exec_env_preload_room(void) __attribute__((visibility("hidden")));
 
 #define EXEC_PRELOAD_MAX 4096
 
 /*
  * The environment to pass on: envp itself, or with scope=process a copy in
- * slots (exec_env_slots() long) and preload (EXEC_PRELOAD_MAX bytes)
- * without the library and its variables.
+ * slots (nslots from exec_env_slots()) and preload (room bytes) without
+ * the library and its variables.
  */
-char *const *exec_env(char *const envp[], char **slots, char *preload)
+char *const *exec_env(char *const envp[], char **slots, size_t nslots,
+		      char *preload, size_t room)
 	__attribute__((visibility("hidden")));
 
 #endif /* CLOEXEC_EXEC_H */

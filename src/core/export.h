@@ -53,4 +53,13 @@
  */
 #define ZERO_DATA __attribute__((section("cloexec_zero")))
 
+/*
+ * Code that a fork child runs between its fork and its exec.  The kernel
+ * gives the child no copy of the parent's page table entries for code, so
+ * each code page the child runs costs it a page fault, every child again:
+ * this code shares a few pages (GCC puts hot functions in .text.hot, which
+ * the linker places before the rest of .text).
+ */
+#define CHILD_PATH __attribute__((hot))
+
 #endif /* CLOEXEC_EXPORT_H */

@@ -17,9 +17,12 @@
 /*
  * Beside the other start-up data, on pages the dynamic loader writes at
  * every start anyway (export.h): in .bss, the first fd a process makes
- * would fault in a page of its own.
+ * would fault in a page of its own.  In a section of its own, which the
+ * linker places after theirs: its first bytes (the low fds) then share a
+ * page with the variables a fork child writes (the fork lock's, its pid),
+ * and the child's copy of that page costs it one fault, not two.
  */
-uint8_t fdtable_chunk0[FDT_CHUNK] STARTUP_DATA;
+uint8_t fdtable_chunk0[FDT_CHUNK] __attribute__((section("cloexec_table")));
 /* Slot 0 unused: fdtable_chunk() gives fdtable_chunk0 for it. */
 _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS] ZERO_DATA;
 atomic_uint fdtable_top STARTUP_DATA;
@@ -166,7 +169,7 @@ void fdtable_note_far(int fd, unsigned bits)
  * of a fork child's copy stay shared with the parent where nothing
  * changes.
  */
-static void clear_bits(unsigned first, unsigned last, uint8_t mask)
+CHILD_PATH static void clear_bits(unsigned first, unsigned last, uint8_t mask)
 {
 	unsigned top = atomic_load_explicit(&fdtable_top, memory_order_acquire);
 	unsigned fd, end;
@@ -186,7 +189,7 @@ static void clear_bits(unsigned first, unsigned last, uint8_t mask)
 	}
 }
 
-void fdtable_forget_here(void)
+CHILD_PATH void fdtable_forget_here(void)
 {
 	clear_bits(0, ~0u, FDT_HERE | FDT_LOCK_PROC);
 }
@@ -215,8 +218,27 @@ void fdtable_note_lock(int fd, unsigned bits)
 			   FDT_LOCK_FILE | FDT_LOCK_PROC);
 }
 
-void fdtable_for_each_marked(unsigned bits, void (*fn)(int fd, void *ctx),
-			     void *ctx)
+CHILD_PATH bool fdtable_any_marked(unsigned bits)
+{
+	unsigned top = atomic_load_explicit(&fdtable_top, memory_order_acquire);
+	unsigned fd;
+	uint8_t *chunk = NULL;
+
+	for (fd = 0; fd < top; fd++) {
+		if (!(fd & (FDT_CHUNK - 1)))
+			chunk = fdtable_chunk(fd >> FDT_CHUNK_SHIFT,
+					      memory_order_acquire);
+		if (!chunk)
+			fd |= FDT_CHUNK - 1;
+		else if ((chunk[fd & (FDT_CHUNK - 1)] & bits) == bits)
+			return true;
+	}
+	return false;
+}
+
+/* all: each fd with all of bits, or with any of them. */
+CHILD_PATH static void for_each(unsigned bits, bool all,
+				void (*fn)(int fd, void *ctx), void *ctx)
 {
 	unsigned top = atomic_load_explicit(&fdtable_top, memory_order_acquire);
 	unsigned fd;
@@ -230,9 +252,23 @@ void fdtable_for_each_marked(unsigned bits, void (*fn)(int fd, void *ctx),
 			fd |= FDT_CHUNK - 1;
 			continue;
 		}
-		if ((chunk[fd & (FDT_CHUNK - 1)] & bits) == bits)
+		if (all ? (chunk[fd & (FDT_CHUNK - 1)] & bits) == bits :
+			  (chunk[fd & (FDT_CHUNK - 1)] & bits) != 0)
 			fn((int)fd, ctx);
 	}
+}
+
+CHILD_PATH void
+fdtable_for_each_marked(unsigned bits, void (*fn)(int fd, void *ctx), void *ctx)
+{
+	for_each(bits, true, fn, ctx);
+}
+
+CHILD_PATH void fdtable_for_each_with_any(unsigned bits,
+					  void (*fn)(int fd, void *ctx),
+					  void *ctx)
+{
+	for_each(bits, false, fn, ctx);
 }
 
 void fdtable_set_keep(int fd)

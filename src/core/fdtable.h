@@ -107,6 +107,11 @@ void fdtable_note_lock(int fd, unsigned bits)
  */
 void fdtable_for_each_marked(unsigned bits, void (*fn)(int fd, void *ctx),
 			     void *ctx) __attribute__((visibility("hidden")));
+/* The same for each fd that has any of bits. */
+void fdtable_for_each_with_any(unsigned bits, void (*fn)(int fd, void *ctx),
+			       void *ctx) __attribute__((visibility("hidden")));
+/* Has any fd all of bits?  Reads up to the first that has. */
+bool fdtable_any_marked(unsigned bits) __attribute__((visibility("hidden")));
 void fdtable_set_deliberate(int fd) __attribute__((visibility("hidden")));
 /* Note the fds open and inheritable now as inherited; once only. */
 void fdtable_scan_inherited(void) __attribute__((visibility("hidden")));

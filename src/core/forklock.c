@@ -15,7 +15,7 @@
 
 _Atomic uint32_t forklock_room STARTUP_DATA;
 static atomic_int in_flight STARTUP_DATA;
-bool forklock_in_vfork_child(void)
+CHILD_PATH bool forklock_in_vfork_child(void)
 {
 	return pid_raw() != pid_own();
 }
@@ -135,7 +135,7 @@ static void spawner_exit(void)
  * that comes in then passes through instead of waiting on the room for
  * its own thread.
  */
-void forklock_enter(enum forklock_side side)
+CHILD_PATH void forklock_enter(enum forklock_side side)
 {
 	struct cloexec_thread *self = thread_self();
 
@@ -153,7 +153,7 @@ void forklock_enter(enum forklock_side side)
 		self->lock_side = 0;
 }
 
-void forklock_exit(void)
+CHILD_PATH void forklock_exit(void)
 {
 	struct cloexec_thread *self = thread_self();
 
@@ -190,7 +190,7 @@ void forklock_parent(void)
  * side, which this fork held throughout.  So the child marks every fd
  * that is neither kept on purpose nor inherited.
  */
-void forklock_child(void)
+CHILD_PATH void forklock_child(void)
 {
 	struct cloexec_thread *self = thread_self();
 	uint32_t word = 0;

@@ -19,17 +19,17 @@ static long ask(void)
  * policy load that another object's constructor set off before it.  Both
  * run before this image can have made a child.
  */
-long pid_own(void)
+CHILD_PATH long pid_own(void)
 {
 	return own_pid ? own_pid : ask();
 }
 
-long pid_image(void)
+CHILD_PATH long pid_image(void)
 {
 	return image_pid;
 }
 
-void pid_child(void)
+CHILD_PATH void pid_child(void)
 {
 	own_pid = pid_raw();
 }

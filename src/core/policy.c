@@ -773,6 +773,8 @@ uint32_t policy_load(void)
 	layers_load(&loaded, &errs);
 	settle_loaded();
 	word = policy_word_of(&loaded);
+	if (getauxval(AT_SECURE))
+		word |= POLICY_SECURE;
 #ifdef CLOEXEC_TEST_SWITCHES
 	{
 		const char *text = secure_env(POLICY_TEST_NO_LOCK_ENV);
@@ -816,7 +818,7 @@ void policy_test_window(void)
 }
 #endif
 
-const struct policy *policy_get(void)
+CHILD_PATH const struct policy *policy_get(void)
 {
 	policy_word();
 	return &loaded;

@@ -161,6 +161,8 @@ struct policy {
 #define POLICY_SCOPE_PROCESS (1u << 26)
 /* The test build was given POLICY_TEST_WINDOW_ENV: the fallback pauses. */
 #define POLICY_TEST_WINDOW (1u << 25)
+/* AT_SECURE: a setuid or setgid process, or one with file capabilities. */
+#define POLICY_SECURE (1u << 24)
 
 extern _Atomic uint32_t policy_hot __attribute__((visibility("hidden")));
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
@@ -11,10 +12,13 @@
 #include "shell.h"
 #include "sys.h"
 
-/* 0: not asked yet in this image; 1: a shell; -1: not one. */
-static signed char known ZERO_DATA;
+/*
+ * 0: not asked yet in this image; 1: a shell; -1: not one.  Beside what a
+ * fork child writes anyway (export.h).
+ */
+static signed char known STARTUP_DATA;
 
-bool shell_name(const char *name, unsigned long len)
+CHILD_PATH bool shell_name(const char *name, unsigned long len)
 {
 	static const char suffix[] = "-static";
 	const char *base = name + len;
@@ -68,6 +72,29 @@ bool shell_listed(char *list, const struct stat *exe)
 }
 
 /*
+ * Can the executable be a shell at all: is its own file named like one?
+ * A readlink, where the list would cost an open, a read and a stat for
+ * each entry, in each fork child that execs.  (An entry that links to a
+ * file named otherwise, busybox as /bin/sh, is left to the names of the
+ * exempt list.)  Without /proc, the name the process was run by.
+ */
+CHILD_PATH static bool named_like_one(void)
+{
+	char path[256];
+	const char *execfn;
+	long n;
+
+	n = sys_call(SYS_readlinkat, AT_FDCWD, (long)"/proc/self/exe",
+		     (long)path, sizeof(path), 0);
+	if (n > 0 && (size_t)n < sizeof(path))
+		return shell_name(path, (unsigned long)n);
+	if (n > 0)
+		return true;
+	execfn = (const char *)getauxval(AT_EXECFN);
+	return !execfn || shell_name(execfn, strlen(execfn));
+}
+
+/*
  * Where the kernel cannot open a file close-on-exec in one call, the
  * file is not read: another thread's child could be given it.
  */
@@ -78,7 +105,7 @@ static bool ask(void)
 	const char *execfn;
 	long fd, n;
 
-	if (!cap_native(CAP_O_CLOEXEC))
+	if (!cap_native(CAP_O_CLOEXEC) || !named_like_one())
 		return false;
 	if (stat("/proc/self/exe", &exe)) {
 		execfn = (const char *)getauxval(AT_EXECFN);
@@ -96,7 +123,7 @@ static bool ask(void)
 	return shell_listed(buf, &exe);
 }
 
-bool shell_image(bool may_remember)
+CHILD_PATH bool shell_image(bool may_remember)
 {
 	bool yes;
 

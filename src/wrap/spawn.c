@@ -124,8 +124,9 @@ static int spawn(int (*real)(pid_t *, const char *,
 		 const posix_spawnattr_t *attr, char *const argv[],
 		 char *const envp[])
 {
-	char *slots[exec_env_slots(envp)], preload[EXEC_PRELOAD_MAX];
-	char *const *env = exec_env(envp, slots, preload);
+	size_t nslots = exec_env_slots(envp), room = exec_env_preload_room();
+	char *slots[nslots], preload[room];
+	char *const *env = exec_env(envp, slots, nslots, preload, room);
 	struct exec_kept kept;
 	int ret;
 
@@ -320,6 +321,25 @@ __asm__(".text\n"
 #error "libcloexec: no vfork stub for this architecture"
 #endif
 
+/*
+ * The exec family's real functions, looked up by the parent before a fork
+ * rather than by each child before its exec: a child's dlsym costs it
+ * some 3,000 instructions and seven page faults (of the code it runs),
+ * every child again.  After the first fork, four loads.
+ */
+static void exec_reals_ready(void)
+{
+	(void)REAL(execve);
+	(void)REAL(execv);
+	(void)REAL(execvp);
+	(void)REAL(execvpe);
+}
+
+__attribute__((constructor)) static void spawn_register(void)
+{
+	pthread_atfork(exec_reals_ready, NULL, NULL);
+}
+
 #if HAVE__FORK
 /* fork without the atfork handlers: the handlers' work, done here. */
 CLOEXEC_EXPORT pid_t _Fork(void)
@@ -408,8 +428,9 @@ struct exec_call {
 WRAPPER_HELPER int exec_run(const struct exec_call *c)
 {
 	char *const *envp = c->envp ? c->envp : environ;
-	char *slots[exec_env_slots(envp)], preload[EXEC_PRELOAD_MAX];
-	char *const *env = exec_env(envp, slots, preload);
+	size_t nslots = exec_env_slots(envp), room = exec_env_preload_room();
+	char *slots[nslots], preload[room];
+	char *const *env = exec_env(envp, slots, nslots, preload, room);
 	bool own = env != envp, vfork_child = forklock_in_vfork_child();
 	struct exec_kept kept;
 	int err;
@@ -457,37 +478,38 @@ WRAPPER_HELPER int exec_run(const struct exec_call *c)
 	return -1;
 }
 
-CLOEXEC_EXPORT int execve(const char *path, char *const argv[],
-			  char *const envp[])
+CLOEXEC_EXPORT CHILD_PATH int execve(const char *path, char *const argv[],
+				     char *const envp[])
 {
 	struct exec_call c = { EXEC_VE, path, -1, 0, argv, envp };
 
 	return exec_run(&c);
 }
 
-CLOEXEC_EXPORT int execv(const char *path, char *const argv[])
+CLOEXEC_EXPORT CHILD_PATH int execv(const char *path, char *const argv[])
 {
 	struct exec_call c = { EXEC_V, path, -1, 0, argv, NULL };
 
 	return exec_run(&c);
 }
 
-CLOEXEC_EXPORT int execvp(const char *file, char *const argv[])
+CLOEXEC_EXPORT CHILD_PATH int execvp(const char *file, char *const argv[])
 {
 	struct exec_call c = { EXEC_VP, file, -1, 0, argv, NULL };
 
 	return exec_run(&c);
 }
 
-CLOEXEC_EXPORT int execvpe(const char *file, char *const argv[],
-			   char *const envp[])
+CLOEXEC_EXPORT CHILD_PATH int execvpe(const char *file, char *const argv[],
+				      char *const envp[])
 {
 	struct exec_call c = { EXEC_VPE, file, -1, 0, argv, envp };
 
 	return exec_run(&c);
 }
 
-CLOEXEC_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+CLOEXEC_EXPORT CHILD_PATH int fexecve(int fd, char *const argv[],
+				      char *const envp[])
 {
 	struct exec_call c = { EXEC_FD, NULL, fd, 0, argv, envp };
 
@@ -495,8 +517,9 @@ CLOEXEC_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 }
 
 #if HAVE_EXECVEAT
-CLOEXEC_EXPORT int execveat(int dirfd, const char *path, char *const argv[],
-			    char *const envp[], int flags)
+CLOEXEC_EXPORT CHILD_PATH int execveat(int dirfd, const char *path,
+				       char *const argv[], char *const envp[],
+				       int flags)
 {
 	struct exec_call c = { EXEC_AT, path, dirfd, flags, argv, envp };
 
@@ -508,7 +531,7 @@ CLOEXEC_EXPORT int execveat(int dirfd, const char *path, char *const argv[],
  * The execl family: the arguments gathered into an array on the stack
  * (exec is async-signal-safe: no malloc), then the array form.
  */
-static size_t list_length(va_list *ap)
+CHILD_PATH static size_t list_length(va_list *ap)
 {
 	size_t n = 1;
 	va_list count;
@@ -520,7 +543,8 @@ static size_t list_length(va_list *ap)
 	return n;
 }
 
-static void list_fill(char **argv, const char *arg0, size_t n, va_list *ap)
+CHILD_PATH static void list_fill(char **argv, const char *arg0, size_t n,
+				 va_list *ap)
 {
 	size_t i;
 
@@ -529,7 +553,7 @@ static void list_fill(char **argv, const char *arg0, size_t n, va_list *ap)
 		argv[i] = va_arg(*ap, char *);
 }
 
-CLOEXEC_EXPORT int execl(const char *path, const char *arg0, ...)
+CLOEXEC_EXPORT CHILD_PATH int execl(const char *path, const char *arg0, ...)
 {
 	va_list ap;
 
@@ -543,7 +567,7 @@ CLOEXEC_EXPORT int execl(const char *path, const char *arg0, ...)
 	return exec_run(&c);
 }
 
-CLOEXEC_EXPORT int execlp(const char *file, const char *arg0, ...)
+CLOEXEC_EXPORT CHILD_PATH int execlp(const char *file, const char *arg0, ...)
 {
 	va_list ap;
 
@@ -557,7 +581,7 @@ CLOEXEC_EXPORT int execlp(const char *file, const char *arg0, ...)
 	return exec_run(&c);
 }
 
-CLOEXEC_EXPORT int execle(const char *path, const char *arg0, ...)
+CLOEXEC_EXPORT CHILD_PATH int execle(const char *path, const char *arg0, ...)
 {
 	va_list ap;
 

@@ -3,7 +3,9 @@
  * The numbers the new program is told (exec.c, rule 2), read from argv
  * and the environment: which fds are chosen, with which reason, and what
  * is never chosen.  On inheritable pipes of this process (the core is
- * linked directly: nothing is forced, so nothing is cleared either).
+ * linked directly: nothing is forced, so nothing is cleared either), with
+ * one bystander fd marked as forced: where none is, the rules have nothing
+ * to clear and do not run.
  */
 #include "config.h"
 
@@ -17,13 +19,19 @@
 
 #include "testlib.h"
 #include "core/exec.h"
+#include "core/fdtable.h"
 #include "core/shell.h"
 
 static int a, b; /* two inheritable fds, well above 2 */
+static int bystander = -1;
 
 static void setup(void)
 {
 	int p[2];
+
+	bystander = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(bystander, 0);
+	fdtable_note_new(bystander, FDT_FORCED | FDT_HERE);
 
 	ck_assert_int_eq(pipe(p), 0);
 	a = fcntl(p[0], F_DUPFD, 40);
@@ -36,6 +44,8 @@ static void teardown(void)
 {
 	close(a);
 	close(b);
+	fdtable_forget(bystander);
+	close(bystander);
 }
 
 /* "fd:reason;" for each fd chosen, in order. */
@@ -191,6 +201,23 @@ START_TEST(own_flag_is_never_chosen)
 }
 END_TEST
 
+/*
+ * With no flag the library forced, no rule runs: the rules only ever
+ * clear such a flag, and there is no audit to tell (a shell's commands,
+ * most often; the exec path's cost then does not grow with argv or env).
+ */
+START_TEST(nothing_forced_nothing_read)
+{
+	char *argv[] = { "dpkg", "--status-fd", fmt("%d", a), NULL };
+	char *none[] = { NULL };
+
+	ck_assert_str_eq(chosen(argv, none),
+			 fmt("%d:named as --status-fd %d;", a, a));
+	fdtable_forget(bystander);
+	ck_assert_str_eq(chosen(argv, none), "");
+}
+END_TEST
+
 /* The rows of handoff.def hold for their program alone. */
 START_TEST(handoff_rows)
 {
@@ -305,6 +332,7 @@ int main(void)
 	tcase_add_test(tc, shells_file);
 	tcase_add_test(tc, environment_handovers);
 	tcase_add_test(tc, own_flag_is_never_chosen);
+	tcase_add_test(tc, nothing_forced_nothing_read);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }
