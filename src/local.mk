@@ -23,6 +23,7 @@ src_libcorebase_la_SOURCES = \
 	src/core/real.c src/core/real.h \
 	src/core/report.c src/core/report.h \
 	src/core/shell.c src/core/shell.h \
+	src/core/str.h \
 	src/core/sys.h \
 	src/core/thread.h
 # Unwind tables: a thread cancelled inside a wrapped call unwinds through

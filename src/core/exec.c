@@ -13,52 +13,17 @@
 #include "policy.h"
 #include "report.h"
 #include "shell.h"
+#include "str.h"
 #include "sys.h"
 
 /*
  * What a fork child runs before its exec stays in this library (export.h,
- * CHILD_PATH): the string helpers below rather than libc's, and no loop
+ * CHILD_PATH): str.h's string helpers rather than libc's, and no loop
  * that GCC would turn into a call of libc's memcpy or strlen.
  */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("no-tree-loop-distribute-patterns")
 #endif
-
-CHILD_PATH static size_t str_len(const char *s)
-{
-	const char *p = s;
-
-	while (*p)
-		p++;
-	return (size_t)(p - s);
-}
-
-/* Does s start with the first len bytes of prefix (which has no NUL)? */
-CHILD_PATH static bool str_starts(const char *s, const char *prefix, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (s[i] != prefix[i])
-			return false;
-	return true;
-}
-
-CHILD_PATH static bool str_eq(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
-
-/* strchr for a c that is not NUL. */
-CHILD_PATH static const char *str_chr(const char *s, char c)
-{
-	for (; *s; s++)
-		if (*s == c)
-			return s;
-	return NULL;
-}
 
 CHILD_PATH static const char *str_find(const char *s, const char *needle,
 				       size_t len)
@@ -67,12 +32,6 @@ CHILD_PATH static const char *str_find(const char *s, const char *needle,
 		if (str_starts(s, needle, len))
 			return s;
 	return NULL;
-}
-
-CHILD_PATH static void copy(char *to, const char *from, size_t n)
-{
-	while (n--)
-		*to++ = *from++;
 }
 
 /*
@@ -254,7 +213,7 @@ CHILD_PATH static void choose(struct exec_kept *k, int fd, const char *what,
 		why_num(&w, number_shown);
 	k->fd[k->n].fd = fd;
 	k->fd[k->n].cleared = false;
-	copy(k->fd[k->n].why, w.buf, w.len + 1);
+	str_copy(k->fd[k->n].why, w.buf, w.len + 1);
 	k->n++;
 }
 
@@ -365,7 +324,7 @@ CHILD_PATH static const char *choose_after(struct exec_kept *k, const char *p,
 	if (fd >= 0) {
 		char what[EXEC_WHY_MAX] = "named as ";
 
-		copy(what + 9, prefix, len);
+		str_copy(what + 9, prefix, len);
 		choose(k, fd, what, 9 + len, fd);
 	}
 	return p + len - 1;
@@ -397,8 +356,8 @@ CHILD_PATH static size_t named_as(char what[EXEC_WHY_MAX], const char *arg,
 {
 	if (len > 30)
 		len = 30;
-	copy(what, "named as ", 9);
-	copy(what + 9, arg, len);
+	str_copy(what, "named as ", 9);
+	str_copy(what + 9, arg, len);
 	what[9 + len] = sep;
 	return 10 + len;
 }

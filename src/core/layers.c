@@ -21,6 +21,7 @@
 #include "compat.h"
 #include "export.h"
 #include "layers.h"
+#include "str.h"
 #include "sys.h"
 
 #ifndef O_NOFOLLOW
@@ -355,7 +356,7 @@ static int read_opened(struct policy *p, const char *path, long file, long dir,
 		       struct diag *errs, struct layer_trace *trace)
 {
 	char dirpath[256];
-	size_t plen = strlen(path);
+	size_t plen = str_len(path);
 	int bad = 0;
 
 	if (file >= 0)
@@ -364,8 +365,8 @@ static int read_opened(struct policy *p, const char *path, long file, long dir,
 		cannot_read(errs, path, file);
 	if (plen > sizeof(dirpath) - 3)
 		plen = sizeof(dirpath) - 3;
-	memcpy(dirpath, path, plen);
-	memcpy(dirpath + plen, ".d", 3);
+	str_copy(dirpath, path, plen);
+	str_copy(dirpath + plen, ".d", 3);
 	if (dir >= 0)
 		bad += read_dropins(p, dir, dirpath, errs, trace);
 	else if (dir != -ENOENT && ++bad)
@@ -376,12 +377,12 @@ static int read_opened(struct policy *p, const char *path, long file, long dir,
 /* The drop-in directory of the file at path: path ".d", cut to fit. */
 static void dropin_dir(const char *path, char dirpath[256])
 {
-	size_t plen = strlen(path);
+	size_t plen = str_len(path);
 
 	if (plen > 256 - 3)
 		plen = 256 - 3;
-	memcpy(dirpath, path, plen);
-	memcpy(dirpath + plen, ".d", 3);
+	str_copy(dirpath, path, plen);
+	str_copy(dirpath + plen, ".d", 3);
 }
 
 int layers_read_files(struct policy *p, const char *path, struct diag *errs,
@@ -407,7 +408,7 @@ static bool file_errs_pending STARTUP_DATA;
 void layers_load(struct policy *p, struct diag *env_errs)
 {
 	const char *path = layers_file_path(), *text;
-	bool is_default = !strcmp(path, POLICY_FILE_DEFAULT);
+	bool is_default = str_eq(path, POLICY_FILE_DEFAULT);
 	char dirpath[256];
 	long file, dir;
 

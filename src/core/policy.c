@@ -43,6 +43,7 @@
 
 #include "compat.h"
 #include "export.h"
+#include "str.h"
 #include "layers.h"
 #include "pid.h"
 #include "policy.h"
@@ -607,8 +608,8 @@ void policy_settle(struct policy *p, const char *exe, const char *name,
 	/* The defaults are plain names: no pattern, no path. */
 	if (!p->exempt_set)
 		for (i = 0; i < COUNT(default_exempt); i++)
-			exempt |= (name && !strcmp(default_exempt[i], name)) ||
-				  (ran && !strcmp(default_exempt[i], ran));
+			exempt |= (name && str_eq(default_exempt[i], name)) ||
+				  (ran && str_eq(default_exempt[i], ran));
 	for (i = 0; i < p->exempt_list.n; i++)
 		exempt |= program_matches(p->text + p->exempt_list.item[i].off,
 					  p->exempt_list.item[i].len, exe,
@@ -678,9 +679,7 @@ extern char *program_invocation_short_name;
 
 static const char *base_name(const char *path)
 {
-	const char *slash = path ? strrchr(path, '/') : NULL;
-
-	return slash ? slash + 1 : path;
+	return path ? str_file_name(path) : NULL;
 }
 
 /*
@@ -693,7 +692,7 @@ static const char *program_name(const char *ran, char *buf, size_t size)
 	const char *name = program_invocation_short_name, *arg1;
 	long fd, n = 0, got;
 
-	if (!ran || strcmp(ran, "busybox") || !name || strcmp(name, "busybox"))
+	if (!ran || !str_eq(ran, "busybox") || !name || !str_eq(name, "busybox"))
 		return name;
 	fd = sys_openat(AT_FDCWD, "/proc/self/cmdline", O_RDONLY | O_CLOEXEC,
 			0);

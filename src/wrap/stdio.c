@@ -20,6 +20,7 @@
 #include "core/export.h"
 #include "core/forklock.h"
 #include "core/real.h"
+#include "core/str.h"
 #include "core/sys.h"
 #include "specs.h"
 #include "symvers.h"
@@ -165,13 +166,13 @@ static int mode_wants_cloexec(const char *mode, size_t end)
 static const char *mode_with_e(const char *mode, size_t end,
 			       char buf[MODE_MAX])
 {
-	size_t len = end + strlen(mode + end);
+	size_t len = end + str_len(mode + end);
 
 	if (!len || end - 1 >= 6 || len + 2 > MODE_MAX)
 		return NULL;
 	buf[0] = mode[0];
 	buf[1] = 'e';
-	memcpy(buf + 2, mode + 1, len);
+	str_copy(buf + 2, mode + 1, len);
 	return buf;
 }
 
@@ -207,7 +208,7 @@ WRAPPER_HELPER enum fdreq_path stdio_begin(const char *call, struct fdreq *rq,
 static FILE *stdio_end(struct fdreq *rq, FILE *f)
 {
 	if (f)
-		fdreq_end(rq, fileno(f));
+		fdreq_end(rq, fileno_unlocked(f));
 	else
 		fdreq_done(rq);
 	return f;
