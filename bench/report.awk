@@ -109,14 +109,15 @@ END {
 			      ">=", op == "dup" ? 1.3 : 1.0, "")
 		v[3] = target(op " fallback/after-old wall",
 			      sprintf("%.3f", r3), "<=", 1.10, "")
-		v[4] = target(op " extra instructions", extra, "<=", 40, "")
+		v[4] = target(op " extra instructions", extra, "<=",
+			      op == "fopen" ? 60 : 40, "")
 		for (k = 1; k <= 4; k++)
 			if (v[k] == "MISSED")
 				misses[op] = misses[op] " " k
 	}
 	print ""
 	print "Targets per row: (1) nat/lc <= 1.03  (2) aft/nat >= 1 (dup: " \
-		">= 1.3)  (3) fb/afto <= 1.10  (4) +Ir <= 40"
+		">= 1.3)  (3) fb/afto <= 1.10  (4) +Ir <= 40 (fopen: <= 60)"
 	for (i = 1; i <= nops; i++)
 		if (order[i] in misses)
 			printf "  MISSED %-13s targets%s\n", order[i],
