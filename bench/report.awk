@@ -36,6 +36,13 @@ function fmt(x, spec) {
 	return x == "" ? "-" : sprintf(spec, x)
 }
 
+# A count, or the median of an even number of counts: 17.5, not 18.
+function count(x, sign) {
+	if (x == "")
+		return "-"
+	return sprintf(x == int(x) ? "%" sign "d" : "%" sign ".1f", x)
+}
+
 # A target: the verdict, and a row of summary.csv.
 function target(metric, value, op, limit, unit,    ok) {
 	if (value == "")
@@ -66,14 +73,15 @@ function whole_row(label, name, limit, unit, ratio_, scale,    p, e, l, d,
 			d = sprintf("%.3f", d)
 	} else {
 		d = e != "" && l != "" ? l - e : ""
-		shown = fmt(d, "%+d")
+		shown = count(d, "+")
 	}
 	verdict = limit == "" ? "" : target("whole system: " label,
 					    d, "<=", limit, unit)
 	line = sprintf("%-32s %9s %9s %9s %9s  %-9s %s", label,
-		       fmt(p == "" ? "" : p / scale, "%.0f"),
-		       fmt(e == "" ? "" : e / scale, "%.0f"),
-		       fmt(l == "" ? "" : l / scale, "%.0f"), shown,
+		       ratio_ ? fmt(p == "" ? "" : p / scale, "%.0f") : count(p),
+		       ratio_ ? fmt(e == "" ? "" : e / scale, "%.0f") : count(e),
+		       ratio_ ? fmt(l == "" ? "" : l / scale, "%.0f") : count(l),
+		       shown,
 		       limit == "" ? "" : (ratio_ ? "<= " limit : "<= +" limit),
 		       verdict)
 	sub(/ +$/, "", line)
