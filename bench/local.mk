@@ -1,16 +1,19 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 # `make bench`: not part of `make check`; see bench/run.sh.
-EXTRA_PROGRAMS = bench/fdbench bench/startme
+EXTRA_PROGRAMS = bench/fdbench bench/startme bench/execone bench/forkexec
 bench_fdbench_SOURCES = bench/fdbench.c \
 	tests/lib/oldkernel.c tests/lib/oldkernel.h tests/lib/fdmsg.h
 bench_fdbench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/lib
 bench_fdbench_LDADD = -lpthread
 bench_startme_SOURCES = bench/startme.c
+bench_execone_SOURCES = bench/execone.c
+bench_forkexec_SOURCES = bench/forkexec.c
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run.sh bench/report.awk bench/pipeline.sh bench/scan.sh
 
-bench: bench/fdbench bench/startme src/libcloexec.la tests/lib/libempty.la
+bench: bench/fdbench bench/startme bench/execone bench/forkexec \
+	  src/libcloexec.la tests/lib/libempty.la
 	@$(cannot_run_skip); \
 	top_builddir='$(abs_top_builddir)' \
 	  CLOEXEC_LIB='$(abs_top_builddir)/src/.libs/libcloexec.so.0' \

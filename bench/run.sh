@@ -16,13 +16,21 @@
 #   after-old   the same under the emulated kernel: what the fallback is
 #               compared with, since the emulation taxes every system call
 #
+# The whole-system section (issue 25) preloads the parent as well as its
+# children, as /etc/ld.so.preload does in an image: plain (none), empty
+# (tests/lib's library of nothing, every process) and lib (every process).
+# Its configure figure takes some minutes: BENCH_QUICK=1 leaves it out.
+#
 # Prints one table and writes it, and the same as CSV, to bench/results/.
 set -eu
 : "${top_builddir:?}" "${CLOEXEC_LIB:?}"
 b=$top_builddir
 fdbench=$b/bench/fdbench
 startme=$b/bench/startme
+forkexec=$b/bench/forkexec
+execone=$b/bench/execone
 here=$(cd "$(dirname "$0")" && pwd)
+top_srcdir=$(cd "$here/.." && pwd)
 empty=$b/tests/lib/.libs/libempty.so
 rounds=${BENCH_ROUNDS:-10}
 res=$b/bench/results
@@ -71,6 +79,28 @@ preload_of() {
 preload_opt() {
 	[ "$1" = plain ] || echo "-E LD_PRELOAD=$(preload_of "$1")"
 }
+# CONFIG COMMAND...: COMMAND with this configuration's preload, which its
+# children inherit.
+preloaded() {
+	cfg=$1
+	shift
+	case $cfg in
+	plain) env -u LD_PRELOAD "$@" ;;
+	*) env LD_PRELOAD="$(preload_of "$cfg")" "$@" ;;
+	esac
+}
+
+have_valgrind=false
+command -v valgrind >/dev/null 2>&1 && have_valgrind=true
+ir_total() { # OUTFILE: the collected instructions
+	awk '/^summary:/ { print $2; exit }' "$1"
+}
+callgrind() { # OUT ARGS...: run ARGS under callgrind, quietly
+	out=$1
+	shift
+	valgrind -q --tool=callgrind --callgrind-out-file="$out" "$@" \
+		>/dev/null 2>&1
+}
 
 # Each round runs the configurations in a rotated order.
 rotate() { # N WORDS...
@@ -98,17 +128,6 @@ measure() {
 
 	# Instructions per iteration inside the timed loop: the difference between
 	# a long and a short run, so that resolution and probes fall out.
-	have_valgrind=false
-	command -v valgrind >/dev/null 2>&1 && have_valgrind=true
-	ir_total() { # OUTFILE: the collected instructions
-		awk '/^summary:/ { print $2; exit }' "$1"
-	}
-	callgrind() { # OUT ARGS...: run ARGS under callgrind, quietly
-		out=$1
-		shift
-		valgrind -q --tool=callgrind --callgrind-out-file="$out" "$@" \
-			>/dev/null 2>&1
-	}
 	if $have_valgrind; then
 		note "bench: instruction counts (callgrind)"
 		ops=$(bench libc --iters 64 ops | awk '{ print $1 }')
@@ -196,6 +215,140 @@ measure() {
 	for cfg in libc native audit; do
 		bench "$cfg" memory 10000 | sed "s/^/memory 0 $cfg /" >>"$raw"
 	done
+
+	whole
+}
+
+# The inclusive cost of OBJECT's exec function that costs most (the
+# outermost) in callgrind FILE: FILE OBJECT-REGEX.  A function still
+# running at the dump, as the exec is at --dump-before=execve, has its cost
+# so far.
+exec_fn_ir() {
+	command -v callgrind_annotate >/dev/null 2>&1 || return 0
+	callgrind_annotate --inclusive=yes --threshold=100 "$1" 2>/dev/null |
+		awk -v obj="$2" '
+		/=>/ || $0 !~ obj { next }
+		/:(execl|execle|execlp|execv|execve|execvp|execvpe|fexecve|execveat) \[/ {
+			v = $1
+			gsub(",", "", v)
+			if (v + 0 > max)
+				max = v + 0
+		}
+		END { if (max) print max }'
+}
+
+# Whole system, issue 25: every process preloaded, the measuring parent
+# too, against an empty preload everywhere.  Records "whole ROUND CONFIG
+# FIGURE VALUE".
+whole() {
+	note "bench: whole system: fork and fork+exec, $rounds rounds"
+	r=1
+	while [ "$r" -le "$rounds" ]; do
+		for cfg in $(rotate $((r % 3)) plain empty lib); do
+			for m in fork exec; do
+				preloaded "$cfg" "$forkexec" "$m" 21 |
+					sed -n "s/^flt /whole $r $cfg ${m}_flt /p" \
+						>>"$raw"
+			done
+		done
+		r=$((r + 1))
+	done
+
+	if $have_valgrind; then
+		note "bench: whole system: exec and fork+exec (callgrind)"
+		for cfg in plain empty lib; do
+			# What a program runs before the kernel's execve: the
+			# first (only) dump; the exec itself is not traced.
+			rm -f "$tmp"/cgx*
+			preloaded "$cfg" valgrind -q --tool=callgrind \
+				--dump-before=execve \
+				--callgrind-out-file="$tmp/cgx" "$execone" \
+				>/dev/null 2>&1 || :
+			[ -s "$tmp/cgx.1" ] || continue
+			echo "whole 0 $cfg exec_ir $(ir_total "$tmp/cgx.1")" >>"$raw"
+			case $cfg in
+			lib) obj=libcloexec ;;
+			*) obj='/libc[.]so' ;;
+			esac
+			w=$(exec_fn_ir "$tmp/cgx.1" "$obj")
+			[ -z "$w" ] || echo "whole 0 $cfg execwrap_ir $w" >>"$raw"
+
+			# The whole child of a fork+exec: callgrind follows the
+			# fork, and with --trace-children the exec; a dump
+			# before fork leaves the child only its own costs (from
+			# libc's fork on), one before execve ends its first
+			# image.  Its files are those named by its pid.
+			rm -rf "$tmp/cgf"
+			mkdir "$tmp/cgf"
+			preloaded "$cfg" valgrind -q --tool=callgrind \
+				--trace-children=yes --dump-before=fork \
+				--dump-before=execve \
+				--callgrind-out-file="$tmp/cgf/cg.%p" \
+				"$forkexec" exec 1 >"$tmp/cgf/out" 2>/dev/null || :
+			pid=$(sed -n 's/^pid //p' "$tmp/cgf/out")
+			if [ -z "$pid" ] || [ ! -s "$tmp/cgf/cg.$pid" ]; then
+				continue
+			fi
+			sum=0
+			for f in "$tmp/cgf/cg.$pid" "$tmp/cgf/cg.$pid".*; do
+				[ -f "$f" ] || continue
+				sum=$((sum + $(ir_total "$f")))
+			done
+			echo "whole 0 $cfg forkexec_ir $sum" >>"$raw"
+		done
+	fi
+
+	# A preloaded sh: LD_PRELOAD is in its own environment, so every
+	# program of its pipelines has it.  CPU of sh and all it waited for.
+	n=$rounds
+	[ "$n" -ge 5 ] || n=5
+	note "bench: whole system: shell loop, $n rounds"
+	r=1
+	while [ "$r" -le "$n" ]; do
+		for cfg in $(rotate $((r % 3)) plain empty lib); do
+			if out=$(preloaded "$cfg" "$forkexec" run /bin/sh \
+				"$here/pipeline.sh" 100); then
+				echo "$out" |
+					sed -n "s/^cpu /whole $r $cfg shloop_cpu /p" \
+						>>"$raw"
+			fi
+		done
+		r=$((r + 1))
+	done
+
+	# This project's configure, every process preloaded: a copy of what
+	# it reads, since the source tree may be configured in place (which
+	# forbids a build elsewhere), each run in a fresh build directory.
+	if [ -n "${BENCH_QUICK-}" ] || [ ! -x "$top_srcdir/configure" ]; then
+		note "bench: whole system: configure skipped"
+		return 0
+	fi
+	n=${BENCH_CONFIGURE_ROUNDS:-5}
+	note "bench: whole system: configure, $n rounds of empty and lib" \
+		"(some minutes; BENCH_QUICK=1 skips it)"
+	src=$tmp/cfgsrc
+	mkdir -p "$src/src/core"
+	(cd "$top_srcdir" && cp -R configure config.h.in Makefile.in \
+		libcloexec.pc.in build-aux "$src/" &&
+		cp src/core/fdreq.c "$src/src/core/")
+	r=1
+	while [ "$r" -le "$n" ]; do
+		for cfg in $(rotate $((r % 2)) empty lib); do
+			rm -rf "$src/build"
+			mkdir "$src/build"
+			if out=$(cd "$src/build" && preloaded "$cfg" \
+				"$forkexec" run ../configure -q 2>"$tmp/cfg.err"); then
+				echo "$out" |
+					sed -n "s/^cpu /whole $r $cfg configure_cpu /p" \
+						>>"$raw"
+			else
+				note "bench: configure failed under $cfg:" \
+					"$(tail -n 3 "$tmp/cfg.err")"
+			fi
+		done
+		r=$((r + 1))
+	done
+	rm -rf "$src"
 }
 
 # BENCH_RAW=FILE: only the report, from an earlier run's raw.txt.
