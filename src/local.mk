@@ -55,7 +55,7 @@ src_libwrap_la_SOURCES = \
 	src/wrap/rcmd.c \
 	src/wrap/socket.c \
 	src/wrap/spawn.c \
-	src/wrap/specs.h \
+	src/wrap/specs.h src/wrap/stream.h \
 	src/wrap/stdio.c \
 	src/wrap/syscall.c
 src_libwrap_la_CFLAGS = $(LIB_CFLAGS)

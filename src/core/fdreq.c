@@ -279,6 +279,35 @@ void fdreq_mark(struct fdreq *rq, int fd)
 	}
 }
 
+/*
+ * The 0-2 rule on the fast path (fdreq_mark's, for a request that was
+ * native, forced and nothing else): a forced flag on 0, 1 or 2 comes off.
+ * A failure is returned as it is, errno intact.
+ */
+int fdreq_fast_rest(int fd, unsigned mark)
+{
+	if (fd > 2)
+		fdtable_note_new(fd, mark);
+	else if (fd >= 0)
+		fd_clear_cloexec(fd);
+	return fd;
+}
+
+int fdreq_fast_low_pair(unsigned mark, int ret, int fds[2])
+{
+	int i;
+
+	if (ret != 0)
+		return ret;
+	for (i = 0; i < 2; i++) {
+		if (fds[i] > 2)
+			fdtable_note_new(fds[i], mark);
+		else
+			fd_clear_cloexec(fds[i]);
+	}
+	return ret;
+}
+
 int fdreq_finish(struct fdreq *rq, int fd)
 {
 	if (fd >= 0)

@@ -55,6 +55,15 @@ static inline real_fn real_get(struct real_slot *slot, real_fn raw)
 }
 
 /*
+ * The real function if its slot is resolved, else NULL: for a fast path
+ * that leaves the first call, which resolves it, to the general one.
+ */
+static inline real_fn real_ready(struct real_slot *slot)
+{
+	return atomic_load_explicit(&slot->addr, memory_order_acquire);
+}
+
+/*
  * Every slot sits in one section, an array that real_resolve_all walks.
  * The explicit alignment is the type's own: without it, GCC may align a
  * static aggregate of 32 bytes or more to 32, which would leave gaps.
@@ -90,6 +99,7 @@ static inline real_fn real_get(struct real_slot *slot, real_fn raw)
 #define REAL_AS(id, sym)                                                       \
 	((__typeof__(&sym))real_get(&real_slot_##id, (real_fn)real_raw_##id))
 #define REAL(sym) REAL_AS(sym, sym)
+#define REAL_READY(sym) ((__typeof__(&sym))real_ready(&real_slot_##sym))
 #define REAL_VERSION(sym, tag) REAL_AS(sym##_##tag, sym)
 
 #endif /* CLOEXEC_REAL_H */

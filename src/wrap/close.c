@@ -21,6 +21,7 @@
 #include "core/fdtable.h"
 #include "core/real.h"
 #include "core/sys.h"
+#include "stream.h"
 #include "symvers.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
@@ -34,10 +35,25 @@ static int raw_close(int fd)
 
 REAL_SLOT(close, raw_close);
 
-CLOEXEC_EXPORT int close(int fd)
+static __attribute__((noinline)) int close_slow(int fd)
 {
 	fdtable_forget(fd);
 	return REAL(close)(fd);
+}
+
+/*
+ * The fast path first: a resolved function and an fd of the first chunk,
+ * one store and a jump, nothing live across the call.
+ */
+CLOEXEC_EXPORT int close(int fd)
+{
+	int (*ready)(int) = REAL_READY(close);
+
+	if (__builtin_expect(ready && (unsigned)fd < FDT_CHUNK, 1)) {
+		fdtable_chunk0[fd] = 0;
+		return ready(fd);
+	}
+	return close_slow(fd);
 }
 
 #if HAVE___CLOSE
@@ -95,15 +111,6 @@ CLOEXEC_EXPORT void closefrom(int first)
 		fdtable_forget_range((unsigned)first, ~0u);
 }
 #endif
-
-/* The fd of a stream, or -1 (a memory stream has none); errno kept. */
-static int stream_fd(FILE *f)
-{
-	int saved = errno, fd = f ? fileno_unlocked(f) : -1;
-
-	errno = saved;
-	return fd;
-}
 
 static int raw_fclose(FILE *f)
 {

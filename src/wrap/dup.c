@@ -76,14 +76,24 @@ REAL_SLOT(__fcntl_time64, raw_fcntl);
  * that costs more than the dup() it stands in for, and F_DUPFD_CLOEXEC,
  * like dup(), is no cancellation point.
  */
-CLOEXEC_EXPORT int dup(int fd)
+static __attribute__((noinline)) int dup_slow(int fd, void *caller)
 {
 	struct fdreq rq;
 
-	if (fdreq_begin(&rq, &spec_dup, 0, -1) == FDREQ_NATIVE)
+	if (fdreq_start_unrefused(&rq, &spec_dup, 0, -1, true, false, "dup",
+				  caller) == FDREQ_NATIVE)
 		return fdreq_end(&rq, sys_result(sys_fcntl(fd, F_DUPFD_CLOEXEC,
 							   0)));
 	return fdreq_end(&rq, REAL(dup)(fd));
+}
+
+CLOEXEC_EXPORT int dup(int fd)
+{
+	if (fdreq_fast(&spec_dup, 0))
+		return fdreq_fast_end(
+			&spec_dup,
+			sys_result(sys_fcntl(fd, F_DUPFD_CLOEXEC, 0)));
+	return dup_slow(fd, __builtin_return_address(0));
 }
 
 /* One body for dup2 and __dup2; call is the name, for the audit. */

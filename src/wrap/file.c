@@ -110,25 +110,43 @@ REAL_SLOT(open_by_handle_at, raw_open_by_handle_at);
  * real the same name's function, whose own meaning (open64's
  * O_LARGEFILE on 32-bit systems) the flags pass through.
  */
+static __attribute__((noinline)) int
+open_slow(const char *call, int (*real)(const char *, int, ...),
+	  const char *path, int flags, mode_t mode, void *caller)
+{
+	struct fdreq rq;
+
+	fdreq_start_open(&rq, &spec_open, flags, AT_FDCWD, path, call, caller);
+	return fdreq_end(&rq, real(path, fdreq_flags(&rq), mode));
+}
+
 WRAPPER_HELPER int open_with(const char *call,
 			     int (*real)(const char *, int, ...),
 			     const char *path, int flags, mode_t mode)
 {
-	struct fdreq rq;
-
-	fdreq_start_open(&rq, &spec_open, flags, AT_FDCWD, path, call,
+	return open_slow(call, real, path, flags, mode,
 			 __builtin_return_address(0));
-	return fdreq_end(&rq, real(path, fdreq_flags(&rq), mode));
 }
 
-/* A name of open that libc exports: its own real function, one body. */
-#define OPEN_EXPORT(sym)                                                       \
-	CLOEXEC_EXPORT int sym(const char *path, int flags, ...)               \
-	{                                                                      \
-		mode_t mode = 0;                                               \
-                                                                               \
-		OPEN_MODE(flags, mode);                                        \
-		return open_with(#sym, REAL(sym), path, flags, mode);          \
+/*
+ * A name of open that libc exports: its own real function, one body.
+ * The fast path (fdreq.h) first, where the function is resolved.
+ */
+#define OPEN_EXPORT(sym)                                                   \
+	CLOEXEC_EXPORT int sym(const char *path, int flags, ...)           \
+	{                                                                  \
+		int (*ready)(const char *, int, ...) = REAL_READY(sym);    \
+		mode_t mode = 0;                                           \
+                                                                           \
+		OPEN_MODE(flags, mode);                                    \
+		if (ready && fdreq_fast(&spec_open, flags))                \
+			return fdreq_fast_end(                             \
+				&spec_open,                                \
+				ready(path,                                \
+				      fdreq_fast_flags(&spec_open, flags), \
+				      mode));                              \
+		return open_slow(#sym, REAL(sym), path, flags, mode,       \
+				 __builtin_return_address(0));             \
 	}
 OPEN_EXPORT(open)
 OPEN_EXPORT(open64)

@@ -34,27 +34,42 @@ REAL_SLOT(__pipe, raw_pipe);
 #endif
 
 /* One body for pipe and __pipe; call is the name, for the audit. */
-WRAPPER_HELPER int pipe_with(const char *call, int (*real)(int[2]),
-			     int fds[2])
+static __attribute__((noinline)) int
+pipe_slow(const char *call, int (*real)(int[2]), int fds[2], void *caller)
 {
 	struct fdreq rq;
 
-	if (fdreq_begin_as(&rq, &spec_pipe, 0, -1, call) == FDREQ_NATIVE)
+	if (fdreq_start_unrefused(&rq, &spec_pipe, 0, -1, true, false, call,
+				  caller) == FDREQ_NATIVE)
 		return fdreq_end_pair(&rq, REAL(pipe2)(fds, fdreq_flags(&rq)),
 				      fds);
 	return fdreq_end_pair(&rq, real(fds), fds);
 }
 
+/* The fast path (fdreq.h) first, where pipe2 is resolved. */
+#define PIPE_WITH(call, real, fds)                                           \
+	do {                                                                 \
+		int (*ready)(int[2], int) = REAL_READY(pipe2);               \
+                                                                             \
+		if (ready && fdreq_fast(&spec_pipe, 0))                      \
+			return fdreq_fast_end_pair(                          \
+				&spec_pipe,                                  \
+				ready(fds, fdreq_fast_flags(&spec_pipe, 0)), \
+				fds);                                        \
+		return pipe_slow(call, real, fds,                            \
+				 __builtin_return_address(0));               \
+	} while (0)
+
 CLOEXEC_EXPORT int pipe(int fds[2])
 {
-	return pipe_with(__func__, REAL(pipe), fds);
+	PIPE_WITH(__func__, REAL(pipe), fds);
 }
 
 /* glibc's own name of pipe, which some programs bind. */
 #if HAVE___PIPE
 CLOEXEC_EXPORT int __pipe(int fds[2])
 {
-	return pipe_with(__func__, REAL(__pipe), fds);
+	PIPE_WITH(__func__, REAL(__pipe), fds);
 }
 #endif
 

@@ -44,12 +44,27 @@ REAL_SLOT(socketpair, raw_socketpair);
 REAL_SLOT(accept, raw_accept);
 REAL_SLOT(accept4, raw_accept4);
 
-CLOEXEC_EXPORT int socket(int domain, int type, int protocol)
+/* All but the fast path (fdreq.h), apart: it needs a frame. */
+static __attribute__((noinline)) int socket_slow(int domain, int type,
+						 int protocol, void *caller)
 {
 	struct fdreq rq;
 
-	fdreq_begin(&rq, &spec_socket, type, -1);
+	fdreq_start_unrefused(&rq, &spec_socket, type, -1, true, false,
+			      "socket", caller);
 	return fdreq_end(&rq, REAL(socket)(domain, fdreq_flags(&rq), protocol));
+}
+
+CLOEXEC_EXPORT int socket(int domain, int type, int protocol)
+{
+	int (*real)(int, int, int) = REAL_READY(socket);
+
+	if (real && fdreq_fast(&spec_socket, type))
+		return fdreq_fast_end(&spec_socket,
+				      real(domain,
+					   fdreq_fast_flags(&spec_socket, type),
+					   protocol));
+	return socket_slow(domain, type, protocol, __builtin_return_address(0));
 }
 
 CLOEXEC_EXPORT int socketpair(int domain, int type, int protocol, int sv[2])

@@ -23,6 +23,7 @@
 #include "core/str.h"
 #include "core/sys.h"
 #include "specs.h"
+#include "stream.h"
 #include "symvers.h"
 
 extern char **environ;
@@ -186,14 +187,15 @@ static const char *mode_with_e(const char *mode, size_t end,
 WRAPPER_HELPER enum fdreq_path stdio_begin(const char *call, struct fdreq *rq,
 					   const struct fd_spec *spec,
 					   const char *file, const char **mode,
-					   char buf[MODE_MAX])
+					   char buf[MODE_MAX], void *caller)
 {
 	size_t end = mode_modifiers_end(*mode);
 	int flags = buf ? mode_wants_cloexec(*mode, end) : 0;
 	enum fdreq_path path;
 	const char *with_e = NULL;
 
-	path = fdreq_begin_open_as(rq, spec, flags, AT_FDCWD, file, call);
+	path = fdreq_start_open_unrefused(rq, spec, flags, AT_FDCWD, file, call,
+					  caller);
 	if (path != FDREQ_NATIVE || flags)
 		return path;
 	if (buf)
@@ -208,33 +210,76 @@ WRAPPER_HELPER enum fdreq_path stdio_begin(const char *call, struct fdreq *rq,
 static FILE *stdio_end(struct fdreq *rq, FILE *f)
 {
 	if (f)
-		fdreq_end(rq, fileno_unlocked(f));
+		fdreq_end(rq, stream_fd(f));
 	else
 		fdreq_done(rq);
 	return f;
 }
 
 /* knows_e: the version of libio knows the "e" mode flag. */
-WRAPPER_HELPER FILE *fopen_with(const char *call,
-				FILE *(*real)(const char *, const char *),
-				const char *path, const char *mode,
-				bool knows_e)
+static __attribute__((noinline)) FILE *
+fopen_slow(const char *call, FILE *(*real)(const char *, const char *),
+	   const char *path, const char *mode, bool knows_e, void *caller)
 {
 	char buf[MODE_MAX];
 	struct fdreq rq;
 
-	stdio_begin(call, &rq, &spec_stdio, path, &mode, knows_e ? buf : NULL);
+	stdio_begin(call, &rq, &spec_stdio, path, &mode, knows_e ? buf : NULL,
+		    caller);
 	return stdio_end(&rq, real(path, mode));
+}
+
+/*
+ * The fast path (fdreq.h), where the function is resolved and the mode
+ * takes an "e": true, and the result in *f; false for the general one.
+ */
+WRAPPER_HELPER bool fopen_fast(FILE *(*ready)(const char *, const char *),
+			       const char *path, const char *mode, FILE **f)
+{
+	char buf[MODE_MAX];
+	size_t i;
+
+	if (!ready || !fdreq_fast(&spec_stdio, 0) || !mode[0])
+		return false;
+	/*
+	 * mode_with_e()'s work for the usual modes, in one pass: "r" is
+	 * "re", "rb+" is "reb+".  One with an "e" already, a ",ccs=" part
+	 * or more modifiers than glibc reads takes the general path.
+	 */
+	buf[0] = mode[0];
+	buf[1] = 'e';
+	for (i = 1; i < 7 && mode[i]; i++) {
+		if (mode[i] == 'e' || mode[i] == ',')
+			return false;
+		buf[i + 1] = mode[i];
+	}
+	if (mode[i])
+		return false;
+	buf[i + 1] = '\0';
+	*f = ready(path, buf);
+	if (*f)
+		fdreq_fast_end(&spec_stdio, stream_fd(*f));
+	return true;
 }
 
 CLOEXEC_EXPORT FILE *fopen(const char *path, const char *mode)
 {
-	return fopen_with(__func__, REAL(fopen), path, mode, true);
+	FILE *f;
+
+	if (fopen_fast(REAL_READY(fopen), path, mode, &f))
+		return f;
+	return fopen_slow(__func__, REAL(fopen), path, mode, true,
+			  __builtin_return_address(0));
 }
 
 CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
 {
-	return fopen_with(__func__, REAL(fopen64), path, mode, true);
+	FILE *f;
+
+	if (fopen_fast(REAL_READY(fopen64), path, mode, &f))
+		return f;
+	return fopen_slow(__func__, REAL(fopen64), path, mode, true,
+			  __builtin_return_address(0));
 }
 
 /*
@@ -243,13 +288,13 @@ CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
  * Its fopen makes it; the default one would not.  It knows no "e": the fd
  * is marked after, under the fork lock.
  */
-#define FOPEN_COMPAT(sym, tag, ver)                                            \
-	REAL_SLOT_VERSION(sym, tag, ver, raw_fopen);                           \
-	COMPAT_EXPORT(sym, tag, ver) FILE *sym##_##tag(const char *path,       \
-						       const char *mode)       \
-	{                                                                      \
-		return fopen_with(#sym, REAL_VERSION(sym, tag), path, mode,    \
-				  false);                                      \
+#define FOPEN_COMPAT(sym, tag, ver)                                         \
+	REAL_SLOT_VERSION(sym, tag, ver, raw_fopen);                        \
+	COMPAT_EXPORT(sym, tag, ver)                                        \
+	FILE *sym##_##tag(const char *path, const char *mode)               \
+	{                                                                   \
+		return fopen_slow(#sym, REAL_VERSION(sym, tag), path, mode, \
+				  false, __builtin_return_address(0));      \
 	}
 #ifdef COMPAT_fopen
 COMPAT_fopen(FOPEN_COMPAT)
@@ -268,7 +313,8 @@ CLOEXEC_EXPORT FILE *freopen(const char *path, const char *mode, FILE *f)
 	struct fdreq rq;
 	FILE *ret;
 
-	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
+	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf,
+		    __builtin_return_address(0));
 	ret = REAL(freopen)(path, mode, f);
 	return stdio_end(&rq, ret);
 }
@@ -279,7 +325,8 @@ CLOEXEC_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f)
 	struct fdreq rq;
 	FILE *ret;
 
-	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf);
+	stdio_begin(__func__, &rq, &spec_stdio, path, &mode, buf,
+		    __builtin_return_address(0));
 	ret = REAL(freopen64)(path, mode, f);
 	return stdio_end(&rq, ret);
 }
@@ -301,7 +348,8 @@ WRAPPER_HELPER FILE *popen_with(const char *call,
 
 	char *argv[] = { "sh", "-c", (char *)command, NULL };
 
-	stdio_begin(call, &rq, &spec_popen, NULL, &mode, knows_e ? buf : NULL);
+	stdio_begin(call, &rq, &spec_popen, NULL, &mode, knows_e ? buf : NULL,
+		    __builtin_return_address(0));
 	forklock_enter(FORKLOCK_SPAWN);
 	exec_prepare(argv, environ, "/bin/sh", EXEC_AS_SPAWNER, &kept);
 	f = real(command, mode);
