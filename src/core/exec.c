@@ -34,6 +34,15 @@ CHILD_PATH static const char *str_find(const char *s, const char *needle,
 	return NULL;
 }
 
+CHILD_PATH uint32_t exec_policy_word(void)
+{
+	uint32_t w = atomic_load_explicit(&policy_hot, memory_order_acquire);
+
+	if (__builtin_expect(w != 0, 1) || policy_defaults_stand())
+		return w;
+	return policy_load();
+}
+
 /*
  * The variables the rules read, found in one pass over the environment
  * (the first of each, as getenv finds it): an exec pays for each
@@ -671,10 +680,9 @@ CHILD_PATH static bool is_shell(enum exec_as as, bool secure, bool reporting,
 }
 
 CHILD_PATH void exec_prepare(char *const argv[], char *const envp[],
-			     const char *path, enum exec_as as,
+			     const char *path, enum exec_as as, uint32_t word,
 			     struct exec_kept *k)
 {
-	uint32_t word = policy_word();
 	unsigned i;
 	uint8_t bits;
 	bool forced;
@@ -685,8 +693,7 @@ CHILD_PATH void exec_prepare(char *const argv[], char *const envp[],
 	k->own = 0;
 	k->shell = false;
 	k->handed_on = 0;
-	k->secure = word & POLICY_LOADED ? (word & POLICY_SECURE) != 0 :
-					   getauxval(AT_SECURE) != 0;
+	k->secure = false;
 	/*
 	 * Every rule clears a flag the library forced, and only such a flag:
 	 * with none forced, no audit to tell and no sweep, nothing is left to
@@ -696,6 +703,8 @@ CHILD_PATH void exec_prepare(char *const argv[], char *const envp[],
 	forced = any_marked(FDT_FORCED);
 	if (!(word & (POLICY_REPORT | POLICY_SWEEP)) && !forced)
 		return;
+	k->secure = word & POLICY_LOADED ? (word & POLICY_SECURE) != 0 :
+					   getauxval(AT_SECURE) != 0;
 	k->own = own_marks(as, k->secure);
 	k->shell = is_shell(as, k->secure, word & POLICY_REPORT, forced);
 	if (!k->secure) {
@@ -749,20 +758,20 @@ CHILD_PATH void exec_undo(const struct exec_kept *k)
 			take_back(k->fd[i].fd, NULL);
 }
 
-CHILD_PATH size_t exec_env_slots(char *const envp[])
+CHILD_PATH size_t exec_env_slots(char *const envp[], uint32_t word)
 {
 	size_t n = 1;
 
-	if (!(policy_word() & POLICY_SCOPE_PROCESS))
+	if (!(word & POLICY_SCOPE_PROCESS))
 		return 1;
 	while (envp && envp[n - 1])
 		n++;
 	return n;
 }
 
-CHILD_PATH size_t exec_env_preload_room(void)
+CHILD_PATH size_t exec_env_preload_room(uint32_t word)
 {
-	return policy_word() & POLICY_SCOPE_PROCESS ? EXEC_PRELOAD_MAX : 1;
+	return word & POLICY_SCOPE_PROCESS ? EXEC_PRELOAD_MAX : 1;
 }
 
 /* An LD_PRELOAD entry that names this library, by path or by name. */
@@ -803,9 +812,8 @@ CHILD_PATH char *const *exec_env(char *const envp[], char **slots,
 {
 	size_t n = 0;
 
-	/* The room was sized by the same word: no copy where there is none. */
-	if (nslots < 2 || room < EXEC_PRELOAD_MAX || !envp ||
-	    !(policy_word() & POLICY_SCOPE_PROCESS))
+	/* The room says whether the word asked for a copy. */
+	if (nslots < 2 || room < EXEC_PRELOAD_MAX || !envp)
 		return envp;
 	for (; *envp; envp++) {
 		if (!strncmp(*envp, POLICY_ENV "=", sizeof(POLICY_ENV)) ||

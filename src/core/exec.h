@@ -83,8 +83,18 @@ struct exec_kept {
 	} fd[EXEC_KEPT_MAX];
 };
 
+/*
+ * The policy's word for an exec, loaded first, as a spawn needs it (no
+ * child while a load is half done: policy.h); or 0, unloaded, where a load
+ * would find the defaults alone (policy_defaults_stand), which report,
+ * sweep and copy nothing: a process that has made no fd (env, nice, a
+ * shell's exec) then execs without loading one.
+ */
+uint32_t exec_policy_word(void) __attribute__((visibility("hidden")));
+
+/* word: exec_policy_word(), asked before the fork lock was taken. */
 void exec_prepare(char *const argv[], char *const envp[], const char *path,
-		  enum exec_as as, struct exec_kept *k)
+		  enum exec_as as, uint32_t word, struct exec_kept *k)
 	__attribute__((visibility("hidden")));
 void exec_undo(const struct exec_kept *k)
 	__attribute__((visibility("hidden")));
@@ -100,8 +110,10 @@ const char *exec_why_word(const char *reason)
  * The room exec_env() needs: pointers for envp's copy (entries and NULL),
  * and bytes for LD_PRELOAD's.  1 each where it makes no copy.
  */
-size_t exec_env_slots(char *const envp[]) __attribute__((visibility("hidden")));
-size_t exec_env_preload_room(void) __attribute__((visibility("hidden")));
+size_t exec_env_slots(char *const envp[], uint32_t word)
+	__attribute__((visibility("hidden")));
+size_t exec_env_preload_room(uint32_t word)
+	__attribute__((visibility("hidden")));
 
 #define EXEC_PRELOAD_MAX 4096
 

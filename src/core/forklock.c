@@ -137,11 +137,16 @@ static void spawner_exit(void)
  */
 CHILD_PATH void forklock_enter(enum forklock_side side)
 {
-	struct cloexec_thread *self = thread_self();
-
 	/* No child of this process while it loads the policy: policy.h. */
 	if (side == FORKLOCK_SPAWN)
 		policy_word();
+	forklock_enter_loaded(side);
+}
+
+CHILD_PATH void forklock_enter_loaded(enum forklock_side side)
+{
+	struct cloexec_thread *self = thread_self();
+
 	if (self->lock_depth++)
 		return;
 	if (side == FORKLOCK_CREATE && (policy_word() & POLICY_NO_LOCK)) {

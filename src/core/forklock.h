@@ -43,6 +43,12 @@ extern _Atomic uint32_t forklock_room __attribute__((visibility("hidden")));
 
 void forklock_enter(enum forklock_side side)
 	__attribute__((visibility("hidden")));
+/*
+ * The same, where the caller has loaded the policy already, or needs none
+ * and makes no child (an exec in place, exec_policy_word in exec.h).
+ */
+void forklock_enter_loaded(enum forklock_side side)
+	__attribute__((visibility("hidden")));
 void forklock_exit(void) __attribute__((visibility("hidden")));
 
 /*

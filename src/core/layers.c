@@ -102,18 +102,18 @@ static long take(_Atomic long *slot, const char *path, int flags,
  * Does the variable start with "NAME="?  Not strncmp: the first call of a
  * libc function binds it, some 700 instructions a process start.
  */
-static bool is_variable(const char *var, const char *name_eq)
+CHILD_PATH static bool is_variable(const char *var, const char *name_eq)
 {
 	while (*name_eq && *var == *name_eq)
 		var++, name_eq++;
 	return !*name_eq;
 }
 
-bool policy_configured(void)
+/* Does the environment name a policy or a policy file? */
+CHILD_PATH static bool env_names_policy(void)
 {
 	extern char **environ;
 	char **e;
-	long file, dir;
 
 	/* Both names start "CLOEXEC_": most variables fail on a byte. */
 	for (e = environ; e && *e; e++)
@@ -121,14 +121,34 @@ bool policy_configured(void)
 		    (is_variable(*e, POLICY_ENV "=") ||
 		     is_variable(*e, POLICY_FILE_ENV "=")))
 			return true;
-	if (atomic_load(&policy_hot))
+	return false;
+}
+
+/*
+ * What policy_configured() found of the file at start: 1 none, -1 one, 0
+ * not asked.  The load reads what was opened then (take), so an exec
+ * before any load may go by it too (policy_defaults_stand).
+ */
+static signed char file_absent STARTUP_DATA;
+
+bool policy_configured(void)
+{
+	long file, dir;
+
+	if (env_names_policy() || atomic_load(&policy_hot))
 		return true;
 	/* Open, not stat: where they exist, the load reads these fds. */
 	file = sys_openat(AT_FDCWD, POLICY_FILE_DEFAULT, FILE_FLAGS, 0);
 	dir = open_dropins(file, POLICY_DIR_DEFAULT);
 	probe_put(&probed_file, file);
 	probe_put(&probed_dir, dir);
+	file_absent = file == -ENOENT ? 1 : -1;
 	return file != -ENOENT;
+}
+
+CHILD_PATH bool policy_defaults_stand(void)
+{
+	return file_absent > 0 && !env_names_policy();
 }
 
 /* n in decimal, as a string in buf, for "file:line" sources. */

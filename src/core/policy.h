@@ -195,6 +195,13 @@ const char *fd_class_name(enum fd_class c)
  * and one of the directory, which the load then reads (layers.c).
  */
 bool policy_configured(void) __attribute__((visibility("hidden")));
+/*
+ * Would a load now find the defaults alone: the start found no file, and
+ * the environment still names no policy?  Then a process that has made
+ * no fd yet may exec without loading one (exec.c): the defaults report
+ * nothing, sweep nothing and copy no environment.
+ */
+bool policy_defaults_stand(void) __attribute__((visibility("hidden")));
 uint32_t policy_load(void) 
 	__attribute__((visibility("hidden"), cold));
 

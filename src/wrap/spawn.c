@@ -124,14 +124,16 @@ static int spawn(int (*real)(pid_t *, const char *,
 		 const posix_spawnattr_t *attr, char *const argv[],
 		 char *const envp[])
 {
-	size_t nslots = exec_env_slots(envp), room = exec_env_preload_room();
+	uint32_t word = policy_word();
+	size_t nslots = exec_env_slots(envp, word),
+	       room = exec_env_preload_room(word);
 	char *slots[nslots], preload[room];
 	char *const *env = exec_env(envp, slots, nslots, preload, room);
 	struct exec_kept kept;
 	int ret;
 
-	forklock_enter(FORKLOCK_SPAWN);
-	exec_prepare(argv, env, path, EXEC_AS_SPAWNER, &kept);
+	forklock_enter_loaded(FORKLOCK_SPAWN);
+	exec_prepare(argv, env, path, EXEC_AS_SPAWNER, word, &kept);
 	ret = real(pid, path, fa, attr, argv, env);
 	/* The child has its copy: no later one gets them by accident. */
 	exec_undo(&kept);
@@ -428,18 +430,24 @@ struct exec_call {
 WRAPPER_HELPER int exec_run(const struct exec_call *c)
 {
 	char *const *envp = c->envp ? c->envp : environ;
-	size_t nslots = exec_env_slots(envp), room = exec_env_preload_room();
+	uint32_t word = exec_policy_word();
+	size_t nslots = exec_env_slots(envp, word),
+	       room = exec_env_preload_room(word);
 	char *slots[nslots], preload[room];
 	char *const *env = exec_env(envp, slots, nslots, preload, room);
 	bool own = env != envp, vfork_child = forklock_in_vfork_child();
 	struct exec_kept kept;
 	int err;
 
-	/* A vfork child's lock is its parent's: it must not take it. */
+	/*
+	 * A vfork child's lock is its parent's: it must not take it.  An exec
+	 * in place makes no child: the policy is loaded only if it must be.
+	 */
 	if (!vfork_child)
-		forklock_enter(FORKLOCK_SPAWN);
+		forklock_enter_loaded(FORKLOCK_SPAWN);
 	exec_prepare(c->argv, env, c->path,
-		     vfork_child ? EXEC_AS_VFORK_CHILD : EXEC_AS_SELF, &kept);
+		     vfork_child ? EXEC_AS_VFORK_CHILD : EXEC_AS_SELF, word,
+		     &kept);
 	switch (c->form) {
 	case EXEC_VE:
 		REAL(execve)(c->path, c->argv, env);

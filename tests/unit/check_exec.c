@@ -20,6 +20,7 @@
 #include "testlib.h"
 #include "core/exec.h"
 #include "core/fdtable.h"
+#include "core/policy.h"
 #include "core/shell.h"
 
 static int a, b; /* two inheritable fds, well above 2 */
@@ -56,7 +57,8 @@ static const char *chosen(char **argv, char **envp)
 	size_t len = 0;
 	unsigned i;
 
-	exec_prepare(argv, envp, "/bin/true", EXEC_AS_SPAWNER, &k);
+	exec_prepare(argv, envp, "/bin/true", EXEC_AS_SPAWNER, policy_word(),
+		     &k);
 	out[0] = '\0';
 	for (i = 0; i < k.n; i++)
 		len += snprintf(out + len, sizeof(out) - len, "%d:%s;",
