@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "real.h"
@@ -58,7 +59,7 @@ extern struct real_slot __start_cloexec_real[]
 extern struct real_slot __stop_cloexec_real[]
 	__attribute__((weak, visibility("hidden")));
 
-void real_resolve_all(void)
+static void resolve_each(bool children_only)
 {
 	struct real_slot *slot;
 	void *addr;
@@ -66,7 +67,7 @@ void real_resolve_all(void)
 	if (thread_self()->resolving)
 		return;
 	for (slot = __start_cloexec_real; slot < __stop_cloexec_real; slot++) {
-		if (slot->absent ||
+		if (slot->absent || (children_only && !slot->for_children) ||
 		    atomic_load_explicit(&slot->addr, memory_order_acquire))
 			continue;
 		/* Absent: the raw twin, which only the slot's user knows. */
@@ -77,4 +78,14 @@ void real_resolve_all(void)
 		else
 			slot->absent = 1;
 	}
+}
+
+void real_resolve_all(void)
+{
+	resolve_each(false);
+}
+
+void real_resolve_for_children(void)
+{
+	resolve_each(true);
 }

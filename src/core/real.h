@@ -30,6 +30,8 @@ struct real_slot {
 	char version[12];
 	/* dlsym found nothing (real_resolve_all): the raw twin, for good. */
 	_Bool absent;
+	/* Looked up before a fork (real_resolve_for_children). */
+	_Bool for_children;
 };
 
 real_fn real_resolve(struct real_slot *slot, real_fn raw)
@@ -44,6 +46,16 @@ real_fn real_resolve(struct real_slot *slot, real_fn raw)
  * The first call costs a dlsym per slot; later ones, a load per slot.
  */
 void real_resolve_all(void) __attribute__((visibility("hidden"), cold));
+
+/*
+ * Resolve now the slots of the calls a fork child makes between its fork
+ * and its exec (close, dup2, open, the exec family: REAL_SLOT_CHILD), as
+ * the parent's atfork handler.  A child's dlsym costs it some 3,000
+ * instructions and ten page faults, every child again; the parent pays
+ * each lookup once.
+ */
+void real_resolve_for_children(void)
+	__attribute__((visibility("hidden"), cold));
 
 static inline real_fn real_get(struct real_slot *slot, real_fn raw)
 {
@@ -82,6 +94,8 @@ static inline real_fn real_ready(struct real_slot *slot)
  * GLIBC_2_0) is then that version of the real fopen.
  */
 #define REAL_SLOT_AS(id, sym, ver, rawfn)                                      \
+	REAL_SLOT_FULL(id, sym, ver, rawfn, 0)
+#define REAL_SLOT_FULL(id, sym, ver, rawfn, children)                          \
 	_Static_assert(sizeof(#sym) <= sizeof(((struct real_slot *)0)->name),  \
 		       "REAL_SLOT: name too long");                            \
 	_Static_assert(sizeof(ver) <=                                          \
@@ -92,8 +106,10 @@ static inline real_fn real_ready(struct real_slot *slot)
 	static struct real_slot real_slot_##id REAL_SLOT_PLACE = {             \
 		.name = #sym,                                                  \
 		.version = ver,                                                \
+		.for_children = children,                                      \
 	}
 #define REAL_SLOT(sym, rawfn) REAL_SLOT_AS(sym, sym, "", rawfn)
+#define REAL_SLOT_CHILD(sym, rawfn) REAL_SLOT_FULL(sym, sym, "", rawfn, 1)
 #define REAL_SLOT_VERSION(sym, tag, ver, rawfn)                                \
 	REAL_SLOT_AS(sym##_##tag, sym, ver, rawfn)
 #define REAL_AS(id, sym)                                                       \

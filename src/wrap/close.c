@@ -33,7 +33,7 @@ static int raw_close(int fd)
 	return (int)sys_result(sys_close(fd));
 }
 
-REAL_SLOT(close, raw_close);
+REAL_SLOT_CHILD(close, raw_close);
 
 static __attribute__((noinline)) int close_slow(int fd)
 {
@@ -45,7 +45,7 @@ static __attribute__((noinline)) int close_slow(int fd)
  * The fast path first: a resolved function and an fd of the first chunk,
  * one store and a jump, nothing live across the call.
  */
-CLOEXEC_EXPORT int close(int fd)
+CLOEXEC_EXPORT CHILD_PATH int close(int fd)
 {
 	int (*ready)(int) = REAL_READY(close);
 

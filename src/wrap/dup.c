@@ -55,9 +55,9 @@ int __dup2(int oldfd, int newfd);
 int __fcntl(int fd, int cmd, ...);
 
 REAL_SLOT(dup, raw_dup);
-REAL_SLOT(dup2, raw_dup2);
-REAL_SLOT(dup3, raw_dup3);
-REAL_SLOT(fcntl, raw_fcntl);
+REAL_SLOT_CHILD(dup2, raw_dup2);
+REAL_SLOT_CHILD(dup3, raw_dup3);
+REAL_SLOT_CHILD(fcntl, raw_fcntl);
 #if HAVE___DUP2
 REAL_SLOT(__dup2, raw_dup2);
 #endif
@@ -100,9 +100,15 @@ CLOEXEC_EXPORT int dup(int fd)
 WRAPPER_HELPER int dup2_with(const char *call, int (*real)(int, int),
 			     int oldfd, int newfd)
 {
+	uint32_t word = atomic_load_explicit(&policy_hot, memory_order_acquire);
 	struct fdreq rq;
 
-	if (oldfd == newfd)
+	/*
+	 * Onto 0, 1 or 2 nothing is forced, nor noted but for the audit: a
+	 * fork child's dup2(pipe, 1) is the call itself.
+	 */
+	if (oldfd == newfd ||
+	    ((unsigned)newfd <= 2 && word && !(word & POLICY_REPORT)))
 		return real(oldfd, newfd);
 	if (fdreq_start(&rq, &spec_dup2, 0, -1, fdreq_may_force_onto(newfd),
 			true, call, __builtin_return_address(0)) ==
@@ -112,7 +118,7 @@ WRAPPER_HELPER int dup2_with(const char *call, int (*real)(int, int),
 	return fdreq_end(&rq, real(oldfd, newfd));
 }
 
-CLOEXEC_EXPORT int dup2(int oldfd, int newfd)
+CLOEXEC_EXPORT CHILD_PATH int dup2(int oldfd, int newfd)
 {
 	return dup2_with(__func__, REAL(dup2), oldfd, newfd);
 }

@@ -79,8 +79,8 @@ static int raw_open_by_handle_at(int mount_fd, struct file_handle *handle,
 int __open(const char *path, int flags, ...);
 int __open64(const char *path, int flags, ...);
 
-REAL_SLOT(open, raw_open);
-REAL_SLOT(open64, raw_open);
+REAL_SLOT_CHILD(open, raw_open);
+REAL_SLOT_CHILD(open64, raw_open);
 #if HAVE___OPEN
 REAL_SLOT(__open, raw_open);
 #endif

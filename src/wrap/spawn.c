@@ -99,10 +99,10 @@ REAL_SLOT(posix_spawnp, no_posix_spawn);
 REAL_SLOT(vfork, no_fork);
 /* Looked up when first needed: its address is no relocation at start. */
 REAL_SLOT(fork, no_fork);
-REAL_SLOT(execve, raw_execve);
-REAL_SLOT(execv, raw_execv);
-REAL_SLOT(execvp, raw_execv);
-REAL_SLOT(execvpe, no_execvpe);
+REAL_SLOT_CHILD(execve, raw_execve);
+REAL_SLOT_CHILD(execv, raw_execv);
+REAL_SLOT_CHILD(execvp, raw_execv);
+REAL_SLOT_CHILD(execvpe, no_execvpe);
 REAL_SLOT(fexecve, no_fexecve);
 #if HAVE__FORK
 REAL_SLOT(_Fork, no_fork);
@@ -324,22 +324,13 @@ __asm__(".text\n"
 #endif
 
 /*
- * The exec family's real functions, looked up by the parent before a fork
- * rather than by each child before its exec: a child's dlsym costs it
- * some 3,000 instructions and seven page faults (of the code it runs),
- * every child again.  After the first fork, four loads.
+ * The real functions a fork child calls before its exec (REAL_SLOT_CHILD:
+ * close, dup2, open, the exec family), looked up by the parent before a
+ * fork rather than by each child: real.h.
  */
-static void exec_reals_ready(void)
-{
-	(void)REAL(execve);
-	(void)REAL(execv);
-	(void)REAL(execvp);
-	(void)REAL(execvpe);
-}
-
 __attribute__((constructor)) static void spawn_register(void)
 {
-	pthread_atfork(exec_reals_ready, NULL, NULL);
+	pthread_atfork(real_resolve_for_children, NULL, NULL);
 }
 
 #if HAVE__FORK
