@@ -22,223 +22,7 @@
 #include <unistd.h>
 
 #include "audit.h"
-
-/*
- * The value of "name" in one of the library's lines: they are flat
- * objects of strings, numbers, true, false and null, written by report.c.
- * A string is unescaped into buf.  False if the field is absent or null.
- */
-static bool field(const char *line, const char *name, char *buf, size_t size)
-{
-	char key[64];
-	const char *p;
-	size_t n = 0;
-
-	snprintf(key, sizeof(key), "\"%s\":", name);
-	p = strstr(line, key);
-	if (!p || !size)
-		return false;
-	p += strlen(key);
-	if (!strncmp(p, "null", 4))
-		return false;
-	if (*p != '"') {
-		while (*p && *p != ',' && *p != '}' && n + 1 < size)
-			buf[n++] = *p++;
-		buf[n] = '\0';
-		return true;
-	}
-	for (p++; *p && *p != '"' && n + 1 < size; p++) {
-		if (*p == '\\' && p[1] == 'u' && strlen(p) >= 6) {
-			buf[n++] = (char)strtol((char[3]){ p[4], p[5], 0 },
-						NULL, 16);
-			p += 5;
-		} else {
-			if (*p == '\\' && p[1])
-				p++;
-			buf[n++] = *p;
-		}
-	}
-	buf[n] = '\0';
-	return true;
-}
-
-bool audit_resolve;
-
-/*
- * A C++ name as people read it: libstdc++'s __cxa_demangle, found at run
- * time, so that neither the library nor cloexec links libstdc++ (a C
- * program's audit needs no C++ runtime).  name+0x42 keeps its offset.
- * Into buf; the name as it is where it is not a C++ one.
- */
-static const char *demangle(const char *symbol, char *buf, size_t size)
-{
-	typedef char *demangle_fn(const char *, char *, size_t *, int *);
-	static demangle_fn *fn;
-	static bool tried;
-	const char *plus = strrchr(symbol, '+');
-	size_t n = plus ? (size_t)(plus - symbol) : strlen(symbol);
-	char name[256];
-	char *out;
-	int status = -1;
-
-	if (strncmp(symbol, "_Z", 2) || n >= sizeof(name))
-		return symbol;
-	if (!tried) {
-		void *lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-
-		tried = true;
-		if (lib)
-			fn = (demangle_fn *)dlsym(lib, "__cxa_demangle");
-	}
-	if (!fn)
-		return symbol;
-	memcpy(name, symbol, n);
-	name[n] = '\0';
-	out = fn(name, NULL, NULL, &status);
-	if (!out || status)
-		return symbol;
-	snprintf(buf, size, "%s%s", out, plus ? plus : "");
-	free(out);
-	return buf;
-}
-
-/* addr2line's answers, once per object and offset. */
-struct resolved {
-	char *key, *text;
-	struct resolved *next;
-};
-
-/*
- * OBJECT+OFFSET as FILE:LINE, by addr2line (binutils), where the object
- * has debug info; else how to get there, in a few words.  Run without
- * the library and the audit's variables: it is not part of the audit.
- */
-static const char *resolve(const char *object, const char *offset)
-{
-	static struct resolved *cache;
-	static int have_addr2line = -1;
-	extern char **environ;
-	char key[600], text[700], out[512] = "";
-	char *argv[] = { "addr2line", "-e", (char *)object, (char *)offset,
-			 NULL };
-	char **env;
-	struct resolved *r;
-	posix_spawn_file_actions_t fa;
-	size_t n = 0, i;
-	int pipefd[2], status;
-	ssize_t got;
-	pid_t pid;
-
-	snprintf(key, sizeof(key), "%s+%s", object, offset);
-	for (r = cache; r; r = r->next)
-		if (!strcmp(r->key, key))
-			return r->text;
-	for (env = environ; *env; env++)
-		n++;
-	env = calloc(n + 1, sizeof(*env));
-	if (!env)
-		abort();
-	for (i = n = 0; environ[i]; i++)
-		if (strncmp(environ[i], "LD_PRELOAD=", 11) &&
-		    strncmp(environ[i], "CLOEXEC_", 8))
-			env[n++] = environ[i];
-	if (have_addr2line && pipe2(pipefd, O_CLOEXEC) == 0) {
-		posix_spawn_file_actions_init(&fa);
-		posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY,
-						 0);
-		if (posix_spawnp(&pid, "addr2line", &fa, NULL, argv, env)) {
-			have_addr2line = 0;
-			pid = -1;
-		}
-		posix_spawn_file_actions_destroy(&fa);
-		close(pipefd[1]);
-		n = 0;
-		while (pid > 0 && n + 1 < sizeof(out) &&
-		       (got = read(pipefd[0], out + n, sizeof(out) - 1 - n)) >
-			       0)
-			n += (size_t)got;
-		out[n] = '\0';
-		close(pipefd[0]);
-		if (pid > 0 && waitpid(pid, &status, 0) == pid &&
-		    WIFEXITED(status) && WEXITSTATUS(status) == 127)
-			have_addr2line = 0;
-		else if (pid > 0)
-			have_addr2line = 1;
-	}
-	free(env);
-	out[strcspn(out, "\n")] = '\0';
-	/* " (discriminator 2)" says nothing to a reader. */
-	out[strcspn(out, " ")] = '\0';
-	if (out[0] && strncmp(out, "??", 2) && !strstr(out, ":0") &&
-	    !strstr(out, ":?"))
-		snprintf(text, sizeof(text), "%s (%s+%s)", out, object,
-			 offset);
-	else if (have_addr2line)
-		snprintf(text, sizeof(text),
-			 "%s+%s (no debug info: install its -dbgsym package "
-			 "or build it with -g, then addr2line -e %s %s)",
-			 object, offset, object, offset);
-	else
-		snprintf(text, sizeof(text),
-			 "%s+%s (for file:line, install binutils and run "
-			 "addr2line -e %s %s)",
-			 object, offset, object, offset);
-	r = malloc(sizeof(*r));
-	if (!r || !(r->key = strdup(key)) || !(r->text = strdup(text)))
-		abort();
-	r->next = cache;
-	cache = r;
-	return r->text;
-}
-
-/*
- * The "argv" array of a line as a person reads a command line, each
- * word quoted where it has to be, cut to about max bytes with "...".
- */
-static void argv_text(const char *line, char *buf, size_t size, size_t max)
-{
-	const char *p = strstr(line, "\"argv\":[");
-	char word[512];
-	size_t n = 0, w;
-
-	buf[0] = '\0';
-	if (!p)
-		return;
-	for (p += 8; *p == '"';) {
-		bool quote;
-
-		for (w = 0, p++; *p && *p != '"'; p++) {
-			char c = *p;
-
-			if (*p == '\\' && p[1] == 'u' && strlen(p) >= 6) {
-				c = (char)strtol((char[3]){ p[4], p[5], 0 },
-						 NULL, 16);
-				p += 5;
-			} else if (*p == '\\' && p[1]) {
-				c = *++p;
-			}
-			if (w + 1 < sizeof(word))
-				word[w++] = c;
-		}
-		word[w] = '\0';
-		if (*p == '"')
-			p++;
-		if (*p == ',')
-			p++;
-		quote = !w || word[strspn(word, "abcdefghijklmnopqrstuvwxyz"
-						"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-						"0123456789_-./=:,+@%")];
-		n += (size_t)snprintf(buf + n, size > n ? size - n : 0,
-				      "%s%s%s%s", n ? " " : "",
-				      quote ? "\"" : "", word,
-				      quote ? "\"" : "");
-		if (n >= size)
-			break;
-	}
-	if (strlen(buf) > max)
-		strcpy(buf + max - 3, "...");
-}
+#include "audit_line.h"
 
 struct group {
 	char *who;  /* "PROGRAM started EXEC (ARGV0)" */
@@ -254,85 +38,6 @@ struct group {
 	bool harmless; /* /dev/null: anyone may open it, it holds nothing */
 	int count;
 };
-
-static void describe(const char *line, char *what, size_t size, char *inode,
-		     size_t *inode_at)
-{
-	char fd[16] = "?", kind[32] = "", target[512] = "", call[64] = "";
-	char family[16] = "", socktype[16] = "", local[160] = "";
-	char peer[160] = "", symbol[256] = "", object[512] = "";
-	char offset[32] = "", reason[128] = "", plain[1024];
-	char *open;
-	size_t n;
-
-	field(line, "fd", fd, sizeof(fd));
-	field(line, "kind", kind, sizeof(kind));
-	field(line, "target", target, sizeof(target));
-	/*
-	 * socket:[123] and pipe:[123]: the inode goes to inode, and out of
-	 * the description, which says where it was (*inode_at), so that the
-	 * rows that differ only by it are one.
-	 */
-	inode[0] = '\0';
-	*inode_at = 0;
-	open = strchr(target, '[');
-	if (target[0] != '/' && open && open[1] != ']' &&
-	    open[1 + strspn(open + 1, "0123456789")] == ']' &&
-	    strspn(open + 1, "0123456789") < 32) {
-		snprintf(inode, 32, "%.*s", (int)strspn(open + 1, "0123456789"),
-			 open + 1);
-		memmove(open + 1, open + 1 + strlen(inode),
-			strlen(open + 1 + strlen(inode)) + 1);
-		*inode_at = strlen(fd) + strlen(kind) + 6 +
-			    (size_t)(open + 1 - target);
-	}
-	n = (size_t)snprintf(what, size, "fd %s, %s %s", fd, kind, target);
-	if (*inode_at >= strlen(what) || what[*inode_at] != ']') {
-		inode[0] = '\0';
-		*inode_at = 0;
-	}
-	if (field(line, "family", family, sizeof(family))) {
-		field(line, "socktype", socktype, sizeof(socktype));
-		n += (size_t)snprintf(what + n, size > n ? size - n : 0,
-				      " (%s %s", family, socktype);
-		if (field(line, "local", local, sizeof(local)) && *local)
-			n += (size_t)snprintf(what + n, size > n ? size - n : 0,
-					      " on %s", local);
-		if (field(line, "peer", peer, sizeof(peer)) && *peer)
-			n += (size_t)snprintf(what + n, size > n ? size - n : 0,
-					      " to %s", peer);
-		n += (size_t)snprintf(what + n, size > n ? size - n : 0, ")");
-	}
-	if (!field(line, "created_by", call, sizeof(call)))
-		snprintf(what + n, size > n ? size - n : 0,
-			 ", made where the library could not see");
-	else if (!strcmp(call, "inherited"))
-		snprintf(what + n, size > n ? size - n : 0,
-			 ", inherited at start");
-	else if (field(line, "caller_symbol", symbol, sizeof(symbol)) &&
-		 field(line, "caller_object", object, sizeof(object)))
-		snprintf(what + n, size > n ? size - n : 0,
-			 ", made by %s() in %s (%s)", call,
-			 demangle(symbol, plain, sizeof(plain)), object);
-	else if (field(line, "caller_object", object, sizeof(object)) &&
-		 field(line, "caller_offset", offset, sizeof(offset)) &&
-		 audit_resolve)
-		snprintf(what + n, size > n ? size - n : 0,
-			 ", made by %s() at %s", call,
-			 resolve(object, offset));
-	else if (field(line, "caller_object", object, sizeof(object)) &&
-		 field(line, "caller_offset", offset, sizeof(offset)))
-		snprintf(what + n, size > n ? size - n : 0,
-			 ", made by %s() at %s+%s", call, object, offset);
-	else
-		snprintf(what + n, size > n ? size - n : 0, ", made by %s()",
-			 call);
-	n = strlen(what);
-	/* "inherited at start" says it already. */
-	if (strcmp(call, "inherited") &&
-	    field(line, "reason", reason, sizeof(reason)))
-		snprintf(what + n, size > n ? size - n : 0, ": %s", reason);
-}
 
 /*
  * The baseline (doc/audit.md): leaks a team has accepted, one a line,
@@ -382,14 +87,14 @@ static void rule_values(const char *line, char values[NKEYS][768])
 	size_t i;
 
 	for (i = 0; i < sizeof(plain_fields) / sizeof(plain_fields[0]); i++)
-		if (!field(line, plain_fields[i].name,
-			   values[plain_fields[i].key], 768))
+		if (!line_field(line, plain_fields[i].name,
+				values[plain_fields[i].key], 768))
 			values[plain_fields[i].key][0] = '\0';
 	values[KEY_CALLER][0] = '\0';
-	if (field(line, "caller_symbol", symbol, sizeof(symbol)))
+	if (line_field(line, "caller_symbol", symbol, sizeof(symbol)))
 		snprintf(values[KEY_CALLER], 768, "%s", symbol);
-	else if (field(line, "caller_object", object, sizeof(object)) &&
-		 field(line, "caller_offset", offset, sizeof(offset)))
+	else if (line_field(line, "caller_object", object, sizeof(object)) &&
+		 line_field(line, "caller_offset", offset, sizeof(offset)))
 		snprintf(values[KEY_CALLER], 768, "%s+%s", object, offset);
 }
 
@@ -451,7 +156,7 @@ static char *rule_for(const char *line)
 		put_escaped(out, values[KEY_CALL]);
 		fputs(" caller=", out);
 		/* main+0x42: the function, at any offset (another build). */
-		if (field(line, "caller_symbol", symbol, sizeof(symbol)) &&
+		if (line_field(line, "caller_symbol", symbol, sizeof(symbol)) &&
 		    (plus = strrchr(symbol, '+'))) {
 			*plus = '\0';
 			put_escaped(out, symbol);
@@ -509,18 +214,11 @@ static void lines_add(struct lines *l, const struct proc_line *p)
 	l->v[l->n++] = *p;
 }
 
-static long number(const char *line, const char *name)
-{
-	char buf[32];
-
-	return field(line, name, buf, sizeof(buf)) ? strtol(buf, NULL, 10)
-						   : -1;
-}
-
 static char *text_field(const char *line, const char *name)
 {
 	char buf[1024];
-	char *copy = strdup(field(line, name, buf, sizeof(buf)) ? buf : "");
+	char *copy =
+		strdup(line_field(line, name, buf, sizeof(buf)) ? buf : "");
 
 	if (!copy)
 		abort();
@@ -530,9 +228,9 @@ static char *text_field(const char *line, const char *name)
 static struct proc_line proc_line(struct tree *t, const char *line)
 {
 	struct proc_line p = {
-		.pid = number(line, "pid"),
-		.ppid = number(line, "ppid"),
-		.fd = number(line, "fd"),
+		.pid = line_number(line, "pid"),
+		.ppid = line_number(line, "ppid"),
+		.fd = line_number(line, "fd"),
 		.log = t->log,
 		.seq = t->seq,
 		.spawn = strstr(line, "\"spawn\":true") != NULL,
@@ -543,7 +241,7 @@ static struct proc_line proc_line(struct tree *t, const char *line)
 	};
 	char args[512];
 
-	argv_text(line, args, sizeof(args), 72);
+	line_argv(line, args, sizeof(args), 72);
 	p.args = strdup(args);
 	if (!p.args)
 		abort();
@@ -617,8 +315,8 @@ static bool tree_line(struct tree *t, const char *line)
 static void tree_handed(struct tree *t, const char *line)
 {
 	struct proc_line p = {
-		.pid = number(line, "pid"),
-		.fd = number(line, "fd"),
+		.pid = line_number(line, "pid"),
+		.fd = line_number(line, "fd"),
 		.log = t->log,
 		.seq = t->seq,
 	};
@@ -884,16 +582,16 @@ static void read_lost(struct audit *a, const char *line)
 	size_t i;
 	long count;
 
-	field(line, "lost", n, sizeof(n));
+	line_field(line, "lost", n, sizeof(n));
 	count = strtol(n, NULL, 10);
 	/* A notice that says nothing was lost still says the log failed. */
 	if (count < 1 || count > 1000000)
 		count = 1;
 	a->lost = a->lost > INT_MAX - count ? INT_MAX : a->lost + (int)count;
-	field(line, "pid", pid, sizeof(pid));
-	field(line, "program", program, sizeof(program));
-	field(line, "exec", exec, sizeof(exec));
-	field(line, "reason", reason, sizeof(reason));
+	line_field(line, "pid", pid, sizeof(pid));
+	line_field(line, "program", program, sizeof(program));
+	line_field(line, "exec", exec, sizeof(exec));
+	line_field(line, "reason", reason, sizeof(reason));
 	for (i = 0; i < sizeof(a->lost_said) / sizeof(a->lost_said[0]); i++)
 		if (!a->lost_said[i])
 			break;
@@ -1071,26 +769,26 @@ static void read_inherit(struct audit *a, const char *line)
 
 	tree_handed(&a->tree, line);
 	/* The caller's fds, handed down: said once, apart. */
-	if (field(line, "created_by", target, sizeof(target)) &&
+	if (line_field(line, "created_by", target, sizeof(target)) &&
 	    !strcmp(target, "inherited") &&
-	    field(line, "target", target, sizeof(target)) &&
+	    line_field(line, "target", target, sizeof(target)) &&
 	    from_caller(&a->tree, target, a->tree.log))
 		return;
-	if (!field(line, "program", program, sizeof(program)))
+	if (!line_field(line, "program", program, sizeof(program)))
 		strcpy(program, "?");
-	if (!field(line, "exec", exec, sizeof(exec)))
+	if (!line_field(line, "exec", exec, sizeof(exec)))
 		strcpy(exec, "?");
-	if (!field(line, "argv0", argv0, sizeof(argv0)))
+	if (!line_field(line, "argv0", argv0, sizeof(argv0)))
 		strcpy(argv0, "?");
 	/* The command line is shown, but is no part of the key. */
-	argv_text(line, args, sizeof(args), 72);
+	line_argv(line, args, sizeof(args), 72);
 	if (args[0])
 		snprintf(who, sizeof(who), "%s started %s", program, exec);
 	else
 		snprintf(who, sizeof(who), "%s started %s (%s)", program, exec,
 			 argv0);
-	describe(line, what, sizeof(what), inode, &inode_at);
-	field(line, "deliberate", deliberate, sizeof(deliberate));
+	line_describe(line, what, sizeof(what), inode, &inode_at);
+	line_field(line, "deliberate", deliberate, sizeof(deliberate));
 	for (i = 0; i < a->ngroups && !g; i++)
 		if (!strcmp(a->groups[i].who, who) &&
 		    !strcmp(a->groups[i].what, what) &&
@@ -1106,9 +804,10 @@ static void read_inherit(struct audit *a, const char *line)
 		if (!g->who || !g->what)
 			abort();
 		g->deliberate = !strcmp(deliberate, "true");
-		g->harmless = !g->deliberate &&
-			      field(line, "target", target, sizeof(target)) &&
-			      !strcmp(target, "/dev/null");
+		g->harmless =
+			!g->deliberate &&
+			line_field(line, "target", target, sizeof(target)) &&
+			!strcmp(target, "/dev/null");
 		g->count = 0;
 		g->rule = NULL;
 		g->accepted = false;
@@ -1181,9 +880,9 @@ static void pending_exec(struct audit *a, long pid, const char *line)
 	struct pending *p = pending_of(a, pid);
 	char program[512], args[512], key[1100];
 
-	if (!field(line, "program", program, sizeof(program)))
+	if (!line_field(line, "program", program, sizeof(program)))
 		program[0] = '\0';
-	argv_text(line, args, sizeof(args), sizeof(args) - 1);
+	line_argv(line, args, sizeof(args), sizeof(args) - 1);
 	snprintf(key, sizeof(key), "%s\n%s", program, args);
 	if (p)
 		pending_end(a, p, strcmp(p->key, key) != 0);
@@ -1212,7 +911,7 @@ void audit_read(struct audit *a, FILE *in)
 			read_lost(a, line);
 			continue;
 		}
-		pid = number(line, "pid");
+		pid = line_number(line, "pid");
 		if (strstr(line, "\"event\":\"exec\"") &&
 		    !strstr(line, "\"spawn\":true"))
 			pending_exec(a, pid, line);
