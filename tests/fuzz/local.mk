@@ -75,7 +75,8 @@ tests/fuzz/fuzz_record: $(top_srcdir)/tests/fuzz/fuzz_record.c \
 # The audit's rooms: src/cmd/audit.h draws which calls which.
 FUZZ_AUDIT = $(top_srcdir)/src/cmd/audit.c \
 	$(top_srcdir)/src/cmd/audit_line.c \
-	$(top_srcdir)/src/cmd/audit_tree.c
+	$(top_srcdir)/src/cmd/audit_tree.c \
+	$(top_srcdir)/src/cmd/audit_verdict.c
 tests/fuzz/fuzz_auditlog: $(top_srcdir)/tests/fuzz/fuzz_auditlog.c \
 		$(FUZZ_AUDIT) config.h
 	$(AM_V_CCLD)$(FUZZ_BUILD) $(top_srcdir)/tests/fuzz/fuzz_auditlog.c \
