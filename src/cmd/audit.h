@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "audit_json.h"
+
 /* What a summary found. */
 struct audit_counts {
 	int leaks; /* fds inherited that nothing explains */
@@ -67,17 +69,5 @@ int audit_summary_fd(struct audit *a, int fd, FILE *out, bool verbose,
 		     struct audit_counts *c);
 /* Everything, verbose, and the counts: the fuzz target's entry. */
 int audit_summary_stream(FILE *in, FILE *out);
-
-/*
- * cloexec's own lines in the log (fd): "audit", with its pid, the root of
- * the tree, and a "received" line for each fd it was given (but except,
- * the log), which are the caller's; and, in the child, the "exec" line of
- * the program it starts (path, as execvp will find it).
- */
-void audit_write_root(int fd, char *const argv[], int except);
-void audit_write_exec(int fd, const char *path, char *const argv[]);
-/* That line, for pid (whose parent is ppid), allocated; its length in len. */
-char *audit_exec_line(long pid, long ppid, const char *path,
-		      char *const argv[], size_t *len);
 
 #endif /* CLOEXEC_AUDIT_H */

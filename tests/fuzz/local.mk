@@ -76,7 +76,8 @@ tests/fuzz/fuzz_record: $(top_srcdir)/tests/fuzz/fuzz_record.c \
 FUZZ_AUDIT = $(top_srcdir)/src/cmd/audit.c \
 	$(top_srcdir)/src/cmd/audit_line.c \
 	$(top_srcdir)/src/cmd/audit_tree.c \
-	$(top_srcdir)/src/cmd/audit_verdict.c
+	$(top_srcdir)/src/cmd/audit_verdict.c \
+	$(top_srcdir)/src/cmd/audit_json.c
 tests/fuzz/fuzz_auditlog: $(top_srcdir)/tests/fuzz/fuzz_auditlog.c \
 		$(FUZZ_AUDIT) config.h
 	$(AM_V_CCLD)$(FUZZ_BUILD) $(top_srcdir)/tests/fuzz/fuzz_auditlog.c \
