@@ -77,7 +77,8 @@ FUZZ_AUDIT = $(top_srcdir)/src/cmd/audit.c \
 	$(top_srcdir)/src/cmd/audit_line.c \
 	$(top_srcdir)/src/cmd/audit_tree.c \
 	$(top_srcdir)/src/cmd/audit_verdict.c \
-	$(top_srcdir)/src/cmd/audit_json.c
+	$(top_srcdir)/src/cmd/audit_json.c \
+	$(top_srcdir)/src/cmd/audit_out.c
 tests/fuzz/fuzz_auditlog: $(top_srcdir)/tests/fuzz/fuzz_auditlog.c \
 		$(FUZZ_AUDIT) config.h
 	$(AM_V_CCLD)$(FUZZ_BUILD) $(top_srcdir)/tests/fuzz/fuzz_auditlog.c \
