@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The summary's records, private to the audit's rooms: the log reader
- * makes them, the output (audit_out.c) prints and frees them.
+ * (audit_log.c) makes them, the output (audit_out.c) prints and frees
+ * them.
  */
 #ifndef CLOEXEC_AUDIT_INT_H
 #define CLOEXEC_AUDIT_INT_H

@@ -73,7 +73,7 @@ tests/fuzz/fuzz_record: $(top_srcdir)/tests/fuzz/fuzz_record.c \
 	$(AM_V_CCLD)$(FUZZ_BUILD) $(top_srcdir)/tests/fuzz/fuzz_record.c \
 	  $(top_srcdir)/src/core/policy.c $(FUZZ_CORE) -ldl -lpthread
 # The audit's rooms: src/cmd/audit.h draws which calls which.
-FUZZ_AUDIT = $(top_srcdir)/src/cmd/audit.c \
+FUZZ_AUDIT = $(top_srcdir)/src/cmd/audit_log.c \
 	$(top_srcdir)/src/cmd/audit_line.c \
 	$(top_srcdir)/src/cmd/audit_tree.c \
 	$(top_srcdir)/src/cmd/audit_verdict.c \

@@ -1,25 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Read the audit lines, group the same leak seen many times (a server
- * hands its listening socket to every CGI it runs), and say it once, with
- * a count: which program handed which fd, made by which call, to which.
+ * The log reader: the lines of one log or more, into the groups, the
+ * tree and the lines lost (audit_log.h).
  */
 #include "config.h"
 
-#include <dirent.h>
-#include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <fnmatch.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "audit.h"
 #include "audit_int.h"
