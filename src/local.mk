@@ -110,7 +110,8 @@ EXTRA_DIST += src/entrypoints.def
 EXTRA_DIST += src/core/handoff.def src/handoff.sh
 
 bin_PROGRAMS += src/cloexec
-src_cloexec_SOURCES = src/cmd/cloexec.c src/cmd/audit.h \
+src_cloexec_SOURCES = src/cmd/cloexec.c src/cmd/status.c src/cmd/status.h \
+	src/cmd/audit.h \
 	src/cmd/audit_log.c src/cmd/audit_log.h \
 	src/cmd/audit_line.c src/cmd/audit_line.h \
 	src/cmd/audit_tree.c src/cmd/audit_tree.h \

@@ -33,26 +33,13 @@
 #include "logcopy.h"
 #include "preload.h"
 #include "scan.h"
+#include "status.h"
 
 #include "core/diag.h"
 #include "core/policy.h"
 #include "core/report.h"
 
 enum audit_mode { AUDIT_NONE, AUDIT_SUMMARY, AUDIT_CHECK };
-
-/*
- * Exit codes, as env(1) has them; and --check's own, out of the way of
- * the ones programs use most (0, 1, 2, sysexits' 64-78), of timeout(1)'s
- * 124 and env(1)'s 125-127, and of a shell's 128+N for a signal, so that
- * a CI log tells a leak from the program's own failure.
- */
-enum {
-	EXIT_LEAKED = 120,
-	EXIT_INCOMPLETE = 121, /* audit lines were lost */
-	EXIT_CANCELED = 125,
-	EXIT_CANNOT_INVOKE = 126,
-	EXIT_ENOENT = 127,
-};
 
 #define SONAME "libcloexec.so.0"
 
@@ -243,15 +230,6 @@ static void list_entries(void)
 		       unreachable[i].answer);
 }
 
-static _Noreturn void die(const char *what, const char *arg)
-{
-	if (arg)
-		fprintf(stderr, "cloexec: %s '%s'\n", what, arg);
-	else
-		fprintf(stderr, "cloexec: %s\n", what);
-	exit(EXIT_CANCELED);
-}
-
 /* Append " item" to a growing policy string. */
 static void policy_append(char **policy, const char *item)
 {
@@ -372,14 +350,6 @@ static void set_preload(const char *lib)
 	/* A library built with sanitizers needs their runtime loaded first. */
 	if (*CLOEXEC_SANITIZER_RUNTIME)
 		preload_add(CLOEXEC_SANITIZER_RUNTIME, true);
-}
-
-static int exec_failed(const char *program)
-{
-	int err = errno;
-
-	fprintf(stderr, "cloexec: '%s': %s\n", program, strerror(err));
-	return err == ENOENT ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
 }
 
 /* The temporary log's name, in TMPDIR as mktemp(1) has it, or /tmp. */
