@@ -119,6 +119,7 @@ src_cloexec_SOURCES = src/cmd/cloexec.c src/cmd/status.c src/cmd/status.h \
 	src/cmd/audit_json.c src/cmd/audit_json.h \
 	src/cmd/audit_out.c src/cmd/audit_out.h src/cmd/audit_int.h \
 	src/cmd/list.c src/cmd/list.h \
+	src/cmd/run.c src/cmd/run.h \
 	src/cmd/summarize.c src/cmd/summarize.h \
 	src/cmd/inspect.c src/cmd/inspect.h src/cmd/preload.c src/cmd/preload.h \
 	src/cmd/intree.c src/cmd/intree.h src/cmd/elfcheck.c src/cmd/elfcheck.h \
