@@ -283,4 +283,3 @@ void audit_read(struct audit *a, FILE *in)
 	free(a->pending);
 	a->pending = NULL;
 }
-
