@@ -111,7 +111,17 @@ EXTRA_DIST += src/entrypoints.def
 EXTRA_DIST += src/core/handoff.def src/handoff.sh
 
 bin_PROGRAMS += src/cloexec
-src_cloexec_SOURCES = src/cmd/cloexec.c src/cmd/audit.c src/cmd/audit.h \
+src_cloexec_SOURCES = src/cmd/cloexec.c src/cmd/status.c src/cmd/status.h \
+	src/cmd/audit.h \
+	src/cmd/audit_log.c src/cmd/audit_log.h \
+	src/cmd/audit_line.c src/cmd/audit_line.h \
+	src/cmd/audit_tree.c src/cmd/audit_tree.h \
+	src/cmd/audit_verdict.c src/cmd/audit_verdict.h \
+	src/cmd/audit_json.c src/cmd/audit_json.h \
+	src/cmd/audit_out.c src/cmd/audit_out.h src/cmd/audit_int.h \
+	src/cmd/list.c src/cmd/list.h \
+	src/cmd/run.c src/cmd/run.h \
+	src/cmd/summarize.c src/cmd/summarize.h \
 	src/cmd/inspect.c src/cmd/inspect.h src/cmd/preload.c src/cmd/preload.h \
 	src/cmd/intree.c src/cmd/intree.h src/cmd/elfcheck.c src/cmd/elfcheck.h \
 	src/cmd/scan.c src/cmd/scan.h src/cmd/scan_prom.c src/cmd/scan_prom.h \

@@ -1,83 +1,36 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The summary of an audit log (the library's JSON lines, src/core/report.h)
- * that `cloexec --audit` and `--check` print.
+ * that `cloexec --audit` and `--check` print: read the audit lines, group
+ * the same leak seen many times (a server hands its listening socket to
+ * every CGI it runs), and say it once, with a count: which program handed
+ * which fd, made by which call, to which.
+ *
+ * The summary of several logs (cloexec --summarize): audit_new, then
+ * audit_read each (audit_log.h), then audit_print (audit_out.h).
+ *
+ * In rooms, each calling only those below it, and no circle:
+ *
+ *	audit_out.c	the summary for people: calls log, tree, verdict
+ *	audit_log.c	the log reader, lines to records: tree, verdict, line
+ *	audit_tree.c	processes, execs, fds received and handed on: line
+ *	audit_verdict.c	the baseline, a leak accepted or not: line
+ *	audit_line.c	one line's fields, its fd described: none
+ *	audit_json.c	cloexec's own lines: none (read as any others)
  */
 #ifndef CLOEXEC_AUDIT_H
 #define CLOEXEC_AUDIT_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
-/* What a summary found. */
-struct audit_counts {
-	int leaks; /* fds inherited that nothing explains */
-	int kept; /* passed on purpose */
-	int harmless; /* /dev/null */
-	int accepted; /* leaks the baseline accepts: not in leaks */
-	/* fds given by a program that was not audited: fail --check too */
-	int unexplained;
-	int caller; /* fds open when cloexec started: listed apart */
-	int lost; /* audit lines the programs could not write */
-	/* programs that ran without the library, not accepted: in lost too */
-	int dark;
-};
+#include "audit_json.h"
+#include "audit_log.h"
+#include "audit_out.h"
 
 /*
- * The summary of several logs (cloexec --summarize): audit_read each,
- * then audit_print, which prints what was lost and the groups (the
- * leaks; every group if verbose), frees it, fills *c unless NULL, and
- * returns how many fds leaked.
+ * Offsets to FILE:LINE by running addr2line (not in the fuzz target):
+ * audit_line.c's, when it describes an fd.
  */
-struct audit;
-struct audit *audit_new(void);
-/* Offsets to FILE:LINE by running addr2line (not in the fuzz target). */
 extern bool audit_resolve;
-/*
- * Before reading: the baseline at path (doc/audit.md), whose leaks count
- * as accepted, not leaked (-1, said on stderr, if it cannot be read or
- * has a bad line); and where audit_print writes a baseline of the leaks.
- */
-int audit_use_baseline(struct audit *a, const char *path);
-/*
- * --accept-unaudited=PATTERN: a program started without the library (a
- * static helper that starts nothing) whose path or base name matches
- * the fnmatch(3) PATTERN does not make the audit incomplete.  PATTERN
- * must outlive a.
- */
-void audit_accept_unaudited(struct audit *a, const char *pattern);
-void audit_write_baseline(struct audit *a, FILE *out);
-void audit_read(struct audit *a, FILE *in);
-int audit_print(struct audit *a, FILE *out, bool verbose,
-		struct audit_counts *c);
-
-/*
- * The counts for the summary's one line: "2 inherited fds leaked" (or
- * none) in leaked; ", 2 passed on purpose (-v lists them)" in rest.
- */
-void audit_counts_text(const struct audit_counts *c, bool verbose,
-		       char *leaked, size_t leaked_size, char *rest,
-		       size_t rest_size);
-
-/*
- * audit_read of the log open for reading at fd, from its start (fd is
- * closed), into a, then audit_print.
- */
-int audit_summary_fd(struct audit *a, int fd, FILE *out, bool verbose,
-		     struct audit_counts *c);
-/* Everything, verbose, and the counts: the fuzz target's entry. */
-int audit_summary_stream(FILE *in, FILE *out);
-
-/*
- * cloexec's own lines in the log (fd): "audit", with its pid, the root of
- * the tree, and a "received" line for each fd it was given (but except,
- * the log), which are the caller's; and, in the child, the "exec" line of
- * the program it starts (path, as execvp will find it).
- */
-void audit_write_root(int fd, char *const argv[], int except);
-void audit_write_exec(int fd, const char *path, char *const argv[]);
-/* That line, for pid (whose parent is ppid), allocated; its length in len. */
-char *audit_exec_line(long pid, long ppid, const char *path,
-		      char *const argv[], size_t *len);
 
 #endif /* CLOEXEC_AUDIT_H */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * libFuzzer target: the `cloexec --audit` log reader (src/cmd/audit.c),
- * on any bytes: the programs of an audited tree can write anything to
- * the log, and its lines are read back with a hand-written field parser.
+ * libFuzzer target: the `cloexec --audit` log reader and summary
+ * (src/cmd/audit.h's rooms), on any bytes: the programs of an audited
+ * tree can write anything to the log, and its lines are read back with a
+ * hand-written field parser.
  */
 #include "config.h"
 

@@ -72,10 +72,17 @@ tests/fuzz/fuzz_record: $(top_srcdir)/tests/fuzz/fuzz_record.c \
 		$(top_srcdir)/src/core/policy.c $(FUZZ_CORE) config.h paths.h
 	$(AM_V_CCLD)$(FUZZ_BUILD) $(top_srcdir)/tests/fuzz/fuzz_record.c \
 	  $(top_srcdir)/src/core/policy.c $(FUZZ_CORE) -ldl -lpthread
+# The audit's rooms: src/cmd/audit.h draws which calls which.
+FUZZ_AUDIT = $(top_srcdir)/src/cmd/audit_log.c \
+	$(top_srcdir)/src/cmd/audit_line.c \
+	$(top_srcdir)/src/cmd/audit_tree.c \
+	$(top_srcdir)/src/cmd/audit_verdict.c \
+	$(top_srcdir)/src/cmd/audit_json.c \
+	$(top_srcdir)/src/cmd/audit_out.c
 tests/fuzz/fuzz_auditlog: $(top_srcdir)/tests/fuzz/fuzz_auditlog.c \
-		$(top_srcdir)/src/cmd/audit.c config.h
+		$(FUZZ_AUDIT) config.h
 	$(AM_V_CCLD)$(FUZZ_BUILD) $(top_srcdir)/tests/fuzz/fuzz_auditlog.c \
-	  $(top_srcdir)/src/cmd/audit.c
+	  $(FUZZ_AUDIT)
 
 fuzz-build: tests/fuzz/fuzz_policy tests/fuzz/fuzz_glob \
 	tests/fuzz/fuzz_record tests/fuzz/fuzz_auditlog
