@@ -14,6 +14,7 @@ src_libcorebase_la_SOURCES = \
 	src/core/fdprop.h \
 	src/core/fdreq.c src/core/fdreq.h \
 	src/core/fdtable.c src/core/fdtable.h \
+	src/core/handoff.c src/core/handoff.h \
 	src/core/flags.h \
 	src/core/forklock.c src/core/forklock.h \
 	src/core/layers.c src/core/layers.h \

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "compat.h"
-#include "exec.h"
+#include "handoff.h"
 #include "fdtable.h"
 #include "policy.h"
 #include "report.h"

@@ -25,6 +25,7 @@ FUZZ_CPPFLAGS = -I$(top_srcdir)/src -I$(top_srcdir)/include \
 FUZZ_CORE = $(top_srcdir)/src/core/creds.c \
 	$(top_srcdir)/src/core/diag.c $(top_srcdir)/src/core/exec.c \
 	$(top_srcdir)/src/core/fdreq.c $(top_srcdir)/src/core/fdtable.c \
+	$(top_srcdir)/src/core/handoff.c \
 	$(top_srcdir)/src/core/forklock.c $(top_srcdir)/src/core/layers.c \
 	$(top_srcdir)/src/core/pid.c \
 	$(top_srcdir)/src/core/probe.c \

@@ -41,6 +41,8 @@ FIRST = {
     "src/cmd/inspect.c": "tests/cmd/inspect.test",
     "src/core/exec.c": "tests/unit/check_exec tests/cmd/inherit.test "
                        "tests/it/it_policy",
+    "src/core/handoff.c": "tests/unit/check_exec tests/cmd/inherit.test "
+                          "tests/cmd/evidence.test",
     "src/core/report.c": "tests/cmd/auditlog.test tests/cmd/records.test "
                          "tests/cmd/audit.test",
     "src/core/layers.c": "tests/cmd/layers.test tests/cmd/auditlog.test",
