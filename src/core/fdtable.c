@@ -10,8 +10,9 @@
 
 #include "export.h"
 #include "fdtable.h"
+#include "layers.h"
+#include "load.h"
 #include "report.h"
-#include "policy.h"
 #include "sys.h"
 
 /*

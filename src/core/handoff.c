@@ -8,7 +8,7 @@
 #include "export.h"
 #include "fdtable.h"
 #include "handoff.h"
-#include "policy.h"
+#include "load.h"
 #include "pid.h"
 #include "shell.h"
 #include "str.h"

@@ -21,7 +21,7 @@
 #include "compat.h"
 #include "handoff.h"
 #include "fdtable.h"
-#include "policy.h"
+#include "load.h"
 #include "report.h"
 #include "sys.h"
 

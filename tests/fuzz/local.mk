@@ -27,7 +27,7 @@ FUZZ_CORE = $(top_srcdir)/src/core/creds.c \
 	$(top_srcdir)/src/core/fdreq.c $(top_srcdir)/src/core/fdtable.c \
 	$(top_srcdir)/src/core/handoff.c \
 	$(top_srcdir)/src/core/forklock.c $(top_srcdir)/src/core/layers.c \
-	$(top_srcdir)/src/core/pid.c \
+	$(top_srcdir)/src/core/load.c $(top_srcdir)/src/core/pid.c \
 	$(top_srcdir)/src/core/probe.c \
 	$(top_srcdir)/src/core/real.c $(top_srcdir)/src/core/report.c \
 	$(top_srcdir)/src/core/shell.c

@@ -47,6 +47,8 @@ FIRST = {
                          "tests/cmd/audit.test",
     "src/core/layers.c": "tests/cmd/layers.test tests/cmd/auditlog.test",
     "src/core/policy.c": "tests/unit/check_policy tests/cmd/policy.test",
+    "src/core/load.c": "tests/unit/check_policy tests/cmd/policy.test "
+                       "tests/cmd/layers.test",
     "src/core/fdtable.c": "tests/it/it_policy tests/cmd/inherit.test",
     "src/core/forklock.c": "tests/unit/check_forklock tests/it/it_lock",
 }
