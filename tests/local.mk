@@ -397,8 +397,8 @@ mutate-check:
 # are listed in mutate.d/table.txt; the target fails if one survives.
 # `make mutate-auto-list` lists them all, without running any.
 MUTATE_AUTO_FILES = src/core/exec.c src/core/handoff.c src/core/report.c \
-	src/core/layers.c src/core/load.c src/core/policy.c src/cmd/audit.c \
-	src/cmd/scan.c src/cmd/preload.c
+	src/core/line.c src/core/sink.c src/core/layers.c src/core/load.c \
+	src/core/policy.c src/cmd/audit.c src/cmd/scan.c src/cmd/preload.c
 MUTATE_AUTO_SAMPLE = 10
 MUTATE_AUTO_SEED = 0
 mutate-auto:

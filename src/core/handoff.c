@@ -143,7 +143,7 @@ const char *exec_kept_why(const struct exec_kept *k, int fd)
 }
 
 /*
- * The audit's one word for a reason of exec_kept_why (report.h), from
+ * The audit's one word for a reason of exec_kept_why (line.h), from
  * the words the rules below start their reasons with.
  */
 const char *exec_why_word(const char *reason)

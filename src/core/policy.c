@@ -20,7 +20,7 @@
  *		| "log=" path		audit lines to this file, or to
  *		| "log=" (stderr | syslog)	stderr or syslog (default:
  *					syslog, else a stderr that is
- *					not a socket; report.h)
+ *					not a socket; sink.h)
  *	bool   := on | off | yes | no | 1 | 0
  *
  * In a list, "-" before an item removes it.  classes= that starts with a

@@ -45,6 +45,8 @@ FIRST = {
                           "tests/cmd/evidence.test",
     "src/core/report.c": "tests/cmd/auditlog.test tests/cmd/records.test "
                          "tests/cmd/audit.test",
+    "src/core/line.c": "tests/cmd/records.test tests/cmd/audit.test",
+    "src/core/sink.c": "tests/cmd/auditlog.test tests/cmd/audit.test",
     "src/core/layers.c": "tests/cmd/layers.test tests/cmd/auditlog.test",
     "src/core/policy.c": "tests/unit/check_policy tests/cmd/policy.test",
     "src/core/load.c": "tests/unit/check_policy tests/cmd/policy.test "
