@@ -2,8 +2,11 @@
 
 # The shared core: everything a wrapper stands on.  Convenience
 # libraries, so that the unit tests can link it without the interposed
-# names.  The policy is apart from the rest: the test build of the library
-# (tests/local.mk) compiles it again with the test-only switches.
+# names.  The policy's load is apart from the rest: the test build of the
+# library (tests/local.mk) compiles it again with the test-only switches.
+# start.c follows fdtable.c, where its constructor was: constructors run
+# in the order of the objects, and the start scan stays before the fork
+# handlers' registration (forklock.c).
 noinst_LTLIBRARIES += src/libcorebase.la
 src_libcorebase_la_SOURCES = \
 	src/core/compat.h \
@@ -14,15 +17,20 @@ src_libcorebase_la_SOURCES = \
 	src/core/fdprop.h \
 	src/core/fdreq.c src/core/fdreq.h \
 	src/core/fdtable.c src/core/fdtable.h \
+	src/core/start.c \
 	src/core/flags.h \
 	src/core/forklock.c src/core/forklock.h \
+	src/core/handoff.c src/core/handoff.h \
 	src/core/layers.c src/core/layers.h \
+	src/core/line.c src/core/line.h \
+	src/core/load.h \
 	src/core/pid.c src/core/pid.h \
-	src/core/policy.h \
+	src/core/policy.c src/core/policy.h \
 	src/core/probe.c src/core/probe.h \
 	src/core/real.c src/core/real.h \
 	src/core/report.c src/core/report.h \
 	src/core/shell.c src/core/shell.h \
+	src/core/sink.c src/core/sink.h \
 	src/core/str.h \
 	src/core/sys.h \
 	src/core/thread.h
@@ -34,7 +42,7 @@ LIB_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fasynchronous-unwind-tables
 src_libcorebase_la_CFLAGS = $(LIB_CFLAGS)
 
 noinst_LTLIBRARIES += src/libcore.la
-src_libcore_la_SOURCES = src/core/policy.c src/core/policy.h
+src_libcore_la_SOURCES = src/core/load.c src/core/load.h
 src_libcore_la_CFLAGS = $(LIB_CFLAGS)
 src_libcore_la_LIBADD = src/libcorebase.la
 

@@ -168,7 +168,7 @@ endif
 # the lock off.  Built by make check only: the library that is installed
 # has no switch, nor its name (tests/cmd/exports.test).
 check_LTLIBRARIES += tests/lib/libcoretest.la
-tests_lib_libcoretest_la_SOURCES = src/core/policy.c src/core/policy.h
+tests_lib_libcoretest_la_SOURCES = src/core/load.c src/core/load.h
 tests_lib_libcoretest_la_CPPFLAGS = $(AM_CPPFLAGS) -DCLOEXEC_TEST_SWITCHES=1
 tests_lib_libcoretest_la_CFLAGS = $(LIB_CFLAGS)
 tests_lib_libcoretest_la_LIBADD = src/libcorebase.la
@@ -396,7 +396,8 @@ mutate-check:
 # MUTATE_AUTO_SEED picks, run as make mutate runs its table.  Survivors
 # are listed in mutate.d/table.txt; the target fails if one survives.
 # `make mutate-auto-list` lists them all, without running any.
-MUTATE_AUTO_FILES = src/core/exec.c src/core/report.c src/core/layers.c \
+MUTATE_AUTO_FILES = src/core/exec.c src/core/handoff.c src/core/report.c \
+	src/core/line.c src/core/sink.c src/core/layers.c src/core/load.c \
 	src/core/policy.c src/cmd/audit.c src/cmd/scan.c src/cmd/preload.c
 MUTATE_AUTO_SAMPLE = 10
 MUTATE_AUTO_SEED = 0

@@ -49,39 +49,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
-enum exec_as {
-	EXEC_AS_SELF,	     /* this process becomes the new program */
-	EXEC_AS_VFORK_CHILD, /* a child that shares this memory execs */
-	EXEC_AS_SPAWNER,     /* a child of this process will (posix_spawn) */
-};
-
-#define EXEC_KEPT_MAX 48
-#define EXEC_WHY_MAX 48
-
-/* What the rules keep, on the stack of the wrapper: no memory written. */
-struct exec_kept {
-	unsigned n;
-	/*
-	 * Rule 1: the fd table bits of the fds this process made and hands
-	 * to its own next image (own_marks in exec.c), or 0.
-	 */
-	uint8_t own;
-	bool shell; /* the shell rule applies */
-	/*
-	 * The fd table bits of the fds whose flag step 4 cleared (own, or
-	 * FDT_FORCED for a shell), or 0 for none.
-	 */
-	uint8_t handed_on;
-	signed char creds; /* 0: not asked yet; 1: unchanged; -1: changed */
-	bool secure;
-	struct {
-		int fd;
-		bool cleared; /* its flag was the library's, and is off now */
-		char why[EXEC_WHY_MAX];
-	} fd[EXEC_KEPT_MAX];
-};
+#include "handoff.h"
 
 /*
  * The policy's word for an exec, loaded first, as a spawn needs it (no
@@ -97,13 +66,6 @@ void exec_prepare(char *const argv[], char *const envp[], const char *path,
 		  enum exec_as as, uint32_t word, struct exec_kept *k)
 	__attribute__((visibility("hidden")));
 void exec_undo(const struct exec_kept *k)
-	__attribute__((visibility("hidden")));
-
-/* Why a rule passes fd on, or NULL (for the audit lines). */
-const char *exec_kept_why(const struct exec_kept *k, int fd)
-	__attribute__((visibility("hidden")));
-/* That reason in one word, for tools ("jobserver", "argv"...). */
-const char *exec_why_word(const char *reason)
 	__attribute__((visibility("hidden")));
 
 /*

@@ -24,7 +24,7 @@
 
 #include "fdtable.h"
 #include "flags.h"
-#include "policy.h"
+#include "load.h"
 #include "probe.h"
 
 struct fd_spec {

@@ -10,8 +10,7 @@
 
 #include "export.h"
 #include "fdtable.h"
-#include "report.h"
-#include "policy.h"
+#include "load.h"
 #include "sys.h"
 
 /*
@@ -372,26 +371,6 @@ void fdtable_scan_inherited(void)
 
 	if (!atomic_exchange(&scanned, true))
 		fdtable_for_each(note_inherited, NULL);
-}
-
-/*
- * Which fds the process was given can only be known at load time.  The
- * sweep must never take those away, and the audit names them; with the
- * default policy neither runs, and the scan (and its system calls) is
- * saved.  The fallback path's in-flight sweep scans at its first use.
- */
-__attribute__((constructor)) static void scan_at_start(void)
-{
-	uint32_t word;
-
-	/* Once: where nothing is configured, each call opens two paths. */
-	if (!policy_configured())
-		return;
-	word = policy_word();
-	if (word & (POLICY_SWEEP | POLICY_REPORT))
-		fdtable_scan_inherited();
-	if (word & POLICY_REPORT)
-		report_started();
 }
 
 static bool kept(int fd, bool policy_keeps)

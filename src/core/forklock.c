@@ -8,8 +8,8 @@
 #include "export.h"
 #include "fdtable.h"
 #include "forklock.h"
+#include "load.h"
 #include "pid.h"
-#include "policy.h"
 #include "sys.h"
 #include "thread.h"
 

@@ -45,6 +45,20 @@ const char *layers_file_path(void) __attribute__((visibility("hidden")));
 const char *layers_env_text(void) __attribute__((visibility("hidden")));
 
 /*
+ * Is there a policy other than the defaults to load (the environment names
+ * one, or a file or drop-in directory exists)?  A presence check, cheaper
+ * than loading: one pass over the environment, then an open of the file
+ * and one of the directory, which the load then reads (layers.c).
+ */
+bool policy_configured(void) __attribute__((visibility("hidden")));
+/*
+ * Would a load now find the defaults alone: the start found no file, and
+ * the environment still names no policy?  Then a process that has made
+ * no fd yet may exec without loading one (exec.c): the defaults report
+ * nothing, sweep nothing and copy no environment.
+ */
+bool policy_defaults_stand(void) __attribute__((visibility("hidden")));
+/*
  * All layers, for the library's policy_load: file errors are kept for
  * layers_report_files(), the environment's go to env_errs.
  */

@@ -8,30 +8,9 @@
  * The wrappers need one answer on their fast path: does the policy force
  * close-on-exec on this class of fd, and is there anything more to do
  * (keep lists, reports)?  That is one atomic word, filled in lazily on the
- * first call and never changed after.  The rest (lists, paths) is read
- * at exec time and by the few calls that need it, after the word says the
- * policy is loaded.
- *
- * Loading and starting programs: every child works, whenever it was made.
- * A waiter for the load waits only for a loader of its own process, which
- * runs on and finishes.  So every way of starting a program that the
- * library sees (fork's prepare handler, _Fork, vfork, posix_spawn,
- * system, popen, exec, clone(), syscall() of a clone) settles the policy
- * first: no child of this process is copied, nor shares its memory, while
- * another of its threads is loading.  Two ways are left:
- *
- * - the loading thread itself forks, from a signal handler: the child is
- *   a copy of that thread, which finishes the load there too;
- * - a clone the library does not see (the clone system call in assembly)
- *   copies a process while it loads: in the child the word stays unset,
- *   and each call gets the default policy's word without waiting
- *   (policy_load).  Such a copy also keeps its parent's pid as the one
- *   the library last asked for (pid.h), so while one of its
- *   threads loads, its other threads get the default word too.
- *
- * The copies made without libc's fork (_Fork, clone(), the clone system
- * call) need one thing more, which real.h describes: every real function
- * looked up before the copy is made.
+ * first call (load.h) and never changed after.  The rest (lists, paths) is
+ * read at exec time and by the few calls that need it, after the word says
+ * the policy is loaded.
  */
 #ifndef CLOEXEC_POLICY_H
 #define CLOEXEC_POLICY_H
@@ -189,34 +168,6 @@ const char *policy_default_exempt(unsigned i)
 const char *fd_class_name(enum fd_class c)
 	__attribute__((visibility("hidden")));
 /*
- * Is there a policy other than the defaults to load (the environment names
- * one, or a file or drop-in directory exists)?  A presence check, cheaper
- * than loading: one pass over the environment, then an open of the file
- * and one of the directory, which the load then reads (layers.c).
- */
-bool policy_configured(void) __attribute__((visibility("hidden")));
-/*
- * Would a load now find the defaults alone: the start found no file, and
- * the environment still names no policy?  Then a process that has made
- * no fd yet may exec without loading one (exec.c): the defaults report
- * nothing, sweep nothing and copy no environment.
- */
-bool policy_defaults_stand(void) __attribute__((visibility("hidden")));
-uint32_t policy_load(void) 
-	__attribute__((visibility("hidden"), cold));
-
-/*
- * The pause of POLICY_TEST_WINDOW_ENV; does nothing in the library that is
- * installed, which never sets the bit that leads here.
- */
-void policy_test_window(void) __attribute__((visibility("hidden"), cold));
-
-/* The whole policy, once the hot word says it is loaded. */
-const struct policy *policy_get(void) __attribute__((visibility("hidden")));
-bool policy_keeps_fd(int fd) __attribute__((visibility("hidden")));
-bool policy_keeps_path(const char *path)
-	__attribute__((visibility("hidden")));
-/*
  * A shell-style pattern: '*', '?', '[...]' (no '/' special casing), in
  * time (pattern length) x (length of s) at most, with no allocation.  A
  * pattern longer than POLICY_PATTERN_MAX (refused when parsed) or an s
@@ -227,14 +178,5 @@ bool policy_keeps_path(const char *path)
 #define POLICY_SUBJECT_MAX 4096
 bool policy_glob(const char *pattern, size_t len, const char *s)
 	__attribute__((visibility("hidden")));
-
-static inline uint32_t policy_word(void)
-{
-	uint32_t w = atomic_load_explicit(&policy_hot, memory_order_acquire);
-
-	if (__builtin_expect(!w, 0))
-		w = policy_load();
-	return w;
-}
 
 #endif /* CLOEXEC_POLICY_H */

@@ -31,7 +31,7 @@
 #include "core/exec.h"
 #include "core/export.h"
 #include "core/forklock.h"
-#include "core/policy.h"
+#include "core/load.h"
 #include "core/probe.h"
 #include "core/real.h"
 #include "core/sys.h"

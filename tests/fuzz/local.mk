@@ -25,11 +25,13 @@ FUZZ_CPPFLAGS = -I$(top_srcdir)/src -I$(top_srcdir)/include \
 FUZZ_CORE = $(top_srcdir)/src/core/creds.c \
 	$(top_srcdir)/src/core/diag.c $(top_srcdir)/src/core/exec.c \
 	$(top_srcdir)/src/core/fdreq.c $(top_srcdir)/src/core/fdtable.c \
+	$(top_srcdir)/src/core/handoff.c \
 	$(top_srcdir)/src/core/forklock.c $(top_srcdir)/src/core/layers.c \
-	$(top_srcdir)/src/core/pid.c \
+	$(top_srcdir)/src/core/load.c $(top_srcdir)/src/core/pid.c \
 	$(top_srcdir)/src/core/probe.c \
-	$(top_srcdir)/src/core/real.c $(top_srcdir)/src/core/report.c \
-	$(top_srcdir)/src/core/shell.c
+	$(top_srcdir)/src/core/real.c $(top_srcdir)/src/core/line.c \
+	$(top_srcdir)/src/core/report.c $(top_srcdir)/src/core/shell.c \
+	$(top_srcdir)/src/core/sink.c $(top_srcdir)/src/core/start.c
 FUZZ_SEEDS = \
 	tests/fuzz/policy/env-default tests/fuzz/policy/env-all \
 	tests/fuzz/policy/env-bad tests/fuzz/policy/file-comments \

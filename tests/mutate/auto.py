@@ -41,10 +41,16 @@ FIRST = {
     "src/cmd/inspect.c": "tests/cmd/inspect.test",
     "src/core/exec.c": "tests/unit/check_exec tests/cmd/inherit.test "
                        "tests/it/it_policy",
+    "src/core/handoff.c": "tests/unit/check_exec tests/cmd/inherit.test "
+                          "tests/cmd/evidence.test",
     "src/core/report.c": "tests/cmd/auditlog.test tests/cmd/records.test "
                          "tests/cmd/audit.test",
+    "src/core/line.c": "tests/cmd/records.test tests/cmd/audit.test",
+    "src/core/sink.c": "tests/cmd/auditlog.test tests/cmd/audit.test",
     "src/core/layers.c": "tests/cmd/layers.test tests/cmd/auditlog.test",
     "src/core/policy.c": "tests/unit/check_policy tests/cmd/policy.test",
+    "src/core/load.c": "tests/unit/check_policy tests/cmd/policy.test "
+                       "tests/cmd/layers.test",
     "src/core/fdtable.c": "tests/it/it_policy tests/cmd/inherit.test",
     "src/core/forklock.c": "tests/unit/check_forklock tests/it/it_lock",
 }

@@ -20,7 +20,7 @@
 #include "testlib.h"
 #include "core/exec.h"
 #include "core/fdtable.h"
-#include "core/policy.h"
+#include "core/load.h"
 #include "core/shell.h"
 
 static int a, b; /* two inheritable fds, well above 2 */

@@ -10,6 +10,7 @@
 
 #include "testlib.h"
 #include "core/layers.h"
+#include "core/load.h"
 #include "core/policy.h"
 
 #define BIT(c) (1u << (c))
