@@ -217,44 +217,44 @@ void fdtable_note_lock(int fd, unsigned bits)
 			   FDT_LOCK_FILE | FDT_LOCK_PROC);
 }
 
-CHILD_PATH bool fdtable_any_marked(unsigned bits)
+/*
+ * The first fd from first on with all of bits (all), or any of them; -1
+ * for none below the top.
+ */
+CHILD_PATH static int next_marked(unsigned first, unsigned bits, bool all)
 {
 	unsigned top = atomic_load_explicit(&fdtable_top, memory_order_acquire);
-	unsigned fd;
+	unsigned fd, got;
 	uint8_t *chunk = NULL;
 
-	for (fd = 0; fd < top; fd++) {
-		if (!(fd & (FDT_CHUNK - 1)))
-			chunk = fdtable_chunk(fd >> FDT_CHUNK_SHIFT,
-					      memory_order_acquire);
-		if (!chunk)
-			fd |= FDT_CHUNK - 1;
-		else if ((chunk[fd & (FDT_CHUNK - 1)] & bits) == bits)
-			return true;
-	}
-	return false;
-}
-
-/* all: each fd with all of bits, or with any of them. */
-CHILD_PATH static void for_each(unsigned bits, bool all,
-				void (*fn)(int fd, void *ctx), void *ctx)
-{
-	unsigned top = atomic_load_explicit(&fdtable_top, memory_order_acquire);
-	unsigned fd;
-	uint8_t *chunk = NULL;
-
-	for (fd = 0; fd < top; fd++) {
-		if (!(fd & (FDT_CHUNK - 1)))
+	for (fd = first; fd < top; fd++) {
+		if (!chunk || !(fd & (FDT_CHUNK - 1)))
 			chunk = fdtable_chunk(fd >> FDT_CHUNK_SHIFT,
 					      memory_order_acquire);
 		if (!chunk) {
 			fd |= FDT_CHUNK - 1;
 			continue;
 		}
-		if (all ? (chunk[fd & (FDT_CHUNK - 1)] & bits) == bits :
-			  (chunk[fd & (FDT_CHUNK - 1)] & bits) != 0)
-			fn((int)fd, ctx);
+		got = chunk[fd & (FDT_CHUNK - 1)] & bits;
+		if (all ? got == bits : got != 0)
+			return (int)fd;
 	}
+	return -1;
+}
+
+CHILD_PATH bool fdtable_any_marked(unsigned bits)
+{
+	return next_marked(0, bits, true) >= 0;
+}
+
+CHILD_PATH static void for_each(unsigned bits, bool all,
+				void (*fn)(int fd, void *ctx), void *ctx)
+{
+	int fd;
+
+	for (fd = next_marked(0, bits, all); fd >= 0;
+	     fd = next_marked((unsigned)fd + 1, bits, all))
+		fn(fd, ctx);
 }
 
 CHILD_PATH void
