@@ -9,7 +9,10 @@
  *	forkexec run PROG [ARG...]	PROG once, with this environment
  *
  * fork and exec print "flt M" (M: the median of the children's minor
- * faults) and "pid P" (the first child's, for a callgrind file); run
+ * faults) and "pid P" (the last child's, for a callgrind file: the
+ * first fork may carry the parent's once-only work, such as looking up
+ * what its children call, which a dump before fork counts as the
+ * child's); run
  * prints "cpu U", the user and system microseconds of PROG and all it
  * waited for, and "flt M".  All from wait4's rusage, which counts a
  * child's faults from its fork, exec or not.  The exit status is 1 when a
@@ -55,7 +58,7 @@ static int children(int exec, int n)
 {
 	long *flt;
 	struct rusage ru;
-	pid_t pid, first = 0;
+	pid_t pid, last = 0;
 	int i;
 
 	if (n < 1 || !(flt = calloc(n, sizeof(*flt))))
@@ -76,12 +79,11 @@ static int children(int exec, int n)
 				execl("/bin/true", "true", (char *)NULL);
 			_exit(exec ? 127 : 0);
 		}
-		if (!first)
-			first = pid;
+		last = pid;
 		flt[i] = reap(pid, &ru);
 	}
 	qsort(flt, n, sizeof(*flt), cmp_long);
-	printf("flt %ld\npid %ld\n", flt[n / 2], (long)first);
+	printf("flt %ld\npid %ld\n", flt[n / 2], (long)last);
 	free(flt);
 	return failed;
 }

@@ -277,14 +277,15 @@ whole() {
 			# fork, and with --trace-children the exec; a dump
 			# before fork leaves the child only its own costs (from
 			# libc's fork on), one before execve ends its first
-			# image.  Its files are those named by its pid.
+			# image.  Its files are those named by its pid: the
+			# second child's, in the steady state (forkexec.c).
 			rm -rf "$tmp/cgf"
 			mkdir "$tmp/cgf"
 			preloaded "$cfg" valgrind -q --tool=callgrind \
 				--trace-children=yes --dump-before=fork \
 				--dump-before=execve \
 				--callgrind-out-file="$tmp/cgf/cg.%p" \
-				"$forkexec" exec 1 >"$tmp/cgf/out" 2>/dev/null || :
+				"$forkexec" exec 2 >"$tmp/cgf/out" 2>/dev/null || :
 			pid=$(sed -n 's/^pid //p' "$tmp/cgf/out")
 			if [ -z "$pid" ] || [ ! -s "$tmp/cgf/cg.$pid" ]; then
 				continue
