@@ -120,14 +120,6 @@ open_slow(const char *call, int (*real)(const char *, int, ...),
 	return fdreq_end(&rq, real(path, fdreq_flags(&rq), mode));
 }
 
-WRAPPER_HELPER int open_with(const char *call,
-			     int (*real)(const char *, int, ...),
-			     const char *path, int flags, mode_t mode)
-{
-	return open_slow(call, real, path, flags, mode,
-			 __builtin_return_address(0));
-}
-
 /*
  * A name of open that libc exports: its own real function, one body.
  * The fast path (fdreq.h) first, where the function is resolved.
@@ -160,8 +152,8 @@ OPEN_EXPORT(open64)
 		mode_t mode = 0;                                               \
                                                                                \
 		OPEN_MODE(flags, mode);                                        \
-		return open_with(#sym, REAL_VERSION(sym, tag), path, flags,    \
-				 mode);                                        \
+		return open_slow(#sym, REAL_VERSION(sym, tag), path, flags,    \
+				 mode, __builtin_return_address(0));           \
 	}
 #ifdef COMPAT_open
 COMPAT_open(OPEN_COMPAT)
