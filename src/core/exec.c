@@ -13,15 +13,6 @@
 #include "report.h"
 #include "sys.h"
 
-/*
- * What a fork child runs before its exec stays in this library (export.h,
- * CHILD_PATH): str.h's string helpers rather than libc's, and no loop
- * that GCC would turn into a call of libc's memcpy or strlen.
- */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("no-tree-loop-distribute-patterns")
-#endif
-
 CHILD_PATH uint32_t exec_policy_word(void)
 {
 	uint32_t w = atomic_load_explicit(&policy_hot, memory_order_acquire);

@@ -10,6 +10,7 @@
 #include "forklock.h"
 #include "load.h"
 #include "pid.h"
+#include "real.h"
 #include "sys.h"
 #include "thread.h"
 
@@ -175,6 +176,8 @@ CHILD_PATH void forklock_exit(void)
 
 void forklock_prepare(void)
 {
+	/* What the child calls before its exec, looked up once here: real.h. */
+	real_resolve_for_children();
 	forklock_enter(FORKLOCK_SPAWN);
 }
 

@@ -323,16 +323,6 @@ __asm__(".text\n"
 #error "libcloexec: no vfork stub for this architecture"
 #endif
 
-/*
- * The real functions a fork child calls before its exec (REAL_SLOT_CHILD:
- * close, dup2, open, the exec family), looked up by the parent before a
- * fork rather than by each child: real.h.
- */
-__attribute__((constructor)) static void spawn_register(void)
-{
-	pthread_atfork(real_resolve_for_children, NULL, NULL);
-}
-
 #if HAVE__FORK
 /* fork without the atfork handlers: the handlers' work, done here. */
 CLOEXEC_EXPORT pid_t _Fork(void)
