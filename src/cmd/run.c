@@ -21,10 +21,12 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "audit.h"
 #include "logcopy.h"
+#include "pending.h"
 #include "run.h"
 #include "status.h"
 #include "summarize.h"
@@ -186,6 +188,35 @@ static int drain_socket(struct audit_run *run)
 }
 
 /* "; PROGRAM exited with status N", "; PROGRAM was killed by signal N" */
+/*
+ * A program that a process of the tree was starting in place as the
+ * audited one ended (a daemon, its launcher gone first) reports in its
+ * own time (pending.h): its start is waited for while its process is
+ * alive with the library mapped, 5 seconds at most; a process whose
+ * parent ended and that has not exec'd, a second at most (a daemon that
+ * never execs costs the audit that second).  The lines lost on the way,
+ * as drain_socket counts them.
+ */
+static int wait_for_starts(struct audit_run *run, struct log_copy *copy,
+			   pid_t program)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	struct pending p = { 0 };
+	enum pending_what what;
+	int lost = 0, i;
+
+	for (i = 0; i < 250; i++) {
+		lost += drain_socket(run);
+		logcopy_take(copy);
+		what = pending_starts(&p, copy->copy, copy->copied, program);
+		if (what == PENDING_NONE || (what == PENDING_ORPHAN && i >= 50))
+			break;
+		nanosleep(&tick, NULL);
+	}
+	pending_free(&p);
+	return lost;
+}
+
 static void how_it_ended(const char *program, int status, char *buf,
 			 size_t size)
 {
@@ -340,6 +371,8 @@ int run_audited(char **argv, struct audit_run *run, bool check, int leak_status)
 	program_path(argv[0], path, sizeof(path));
 	if (pipe2(go, O_CLOEXEC))
 		die("cannot make a pipe", NULL);
+	/* Orphans of the tree come to cloexec: pending.h. */
+	pending_adopt();
 	pid = fork();
 	if (pid < 0)
 		die("cannot fork", NULL);
@@ -400,6 +433,7 @@ int run_audited(char **argv, struct audit_run *run, bool check, int leak_status)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die("cannot wait for the program", NULL);
+	lost += wait_for_starts(run, &copy, pid);
 	lost += drain_socket(run);
 	close(run->sock);
 	read_fd = logcopy_finish(&copy);
