@@ -21,6 +21,7 @@ src_libcorebase_la_SOURCES = \
 	src/core/flags.h \
 	src/core/forklock.c src/core/forklock.h \
 	src/core/handoff.c src/core/handoff.h \
+	src/core/image.c src/core/image.h \
 	src/core/layers.c src/core/layers.h \
 	src/core/line.c src/core/line.h \
 	src/core/load.h \
@@ -33,7 +34,8 @@ src_libcorebase_la_SOURCES = \
 	src/core/sink.c src/core/sink.h \
 	src/core/str.h \
 	src/core/sys.h \
-	src/core/thread.h
+	src/core/thread.h \
+	src/core/why.c src/core/why.h
 # Unwind tables: a thread cancelled inside a wrapped call unwinds through
 # the wrapper's frame.  No -fexceptions: that would make libgcc_s a
 # dependency, loaded into every process (fdreq.c says how cancellation is
@@ -116,7 +118,7 @@ BUILT_SOURCES += symvers.h
 CLEANFILES += src/libcloexec.names src/libcloexec.map symvers.h
 EXTRA_DIST += src/symvers.sh
 EXTRA_DIST += src/entrypoints.def
-EXTRA_DIST += src/core/handoff.def src/handoff.sh
+EXTRA_DIST += src/core/handoff.def src/handoff.sh src/core/why.def src/why.sh
 
 bin_PROGRAMS += src/cloexec
 src_cloexec_SOURCES = src/cmd/cloexec.c src/cmd/status.c src/cmd/status.h \
@@ -129,6 +131,7 @@ src_cloexec_SOURCES = src/cmd/cloexec.c src/cmd/status.c src/cmd/status.h \
 	src/cmd/audit_out.c src/cmd/audit_out.h src/cmd/audit_int.h \
 	src/cmd/list.c src/cmd/list.h \
 	src/cmd/run.c src/cmd/run.h \
+	src/cmd/pending.c src/cmd/pending.h \
 	src/cmd/summarize.c src/cmd/summarize.h \
 	src/cmd/inspect.c src/cmd/inspect.h src/cmd/preload.c src/cmd/preload.h \
 	src/cmd/intree.c src/cmd/intree.h src/cmd/elfcheck.c src/cmd/elfcheck.h \

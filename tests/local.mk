@@ -210,6 +210,7 @@ check_PROGRAMS += tests/lib/pipefd
 tests_lib_pipefd_SOURCES = tests/lib/pipefd.c
 check_PROGRAMS += tests/lib/handon
 tests_lib_handon_SOURCES = tests/lib/handon.c
+tests_lib_handon_LDADD = -lutil
 EXTRA_DIST += tests/lib/suidfd.c
 
 # For programs without a test harness (and any C library, no Check): the
@@ -255,6 +256,7 @@ SHELL_TESTS = \
 	tests/cmd/leaks.test \
 	tests/cmd/inherit.test \
 	tests/cmd/evidence.test \
+	tests/cmd/handoff.test \
 	tests/cmd/servers.test \
 	tests/cmd/install.test \
 	tests/cmd/scan.test \

@@ -11,6 +11,7 @@
 #include "fdprop.h"
 #include "fdreq.h"
 #include "forklock.h"
+#include "pid.h"
 #include "sys.h"
 #include "thread.h"
 
@@ -86,6 +87,7 @@ enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
 
 	rq->in_flight = false;
 	rq->onto = onto;
+	rq->unforce = false;
 	rq->rest = flags_remap(&spec->family, flags, &rq->want);
 	rq->force = may_force && (word & (1u << spec->cls)) ? FDP_CLOEXEC : 0;
 	rq->extra = word & (POLICY_KEEPS | POLICY_REPORT);
@@ -94,10 +96,7 @@ enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
 	rq->flags = rq->rest;
 	rq->fast = false;
 	props = rq->want | rq->force;
-	rq->mark = rq->force & ~rq->want & FDP_CLOEXEC
-			   ? FDT_FORCED_MARK(spec->cls)
-			   : 0;
-	rq->copy = spec->cls == FD_CLASS_DUP ? FDT_COPY : 0;
+	rq->mark = rq->force & ~rq->want & FDP_CLOEXEC ? FDT_FORCED_MARK : 0;
 	if (!props && !spec->flagged_call)
 		return rq->path = FDREQ_PLAIN;
 	if (cap_native(spec->cap)) {
@@ -246,8 +245,8 @@ void fdreq_mark(struct fdreq *rq, int fd)
 {
 	unsigned forced_only = rq->force & ~rq->want;
 	unsigned props = rq->want | rq->force;
-	bool unforce = fd < 3 || ((rq->extra & POLICY_KEEPS) &&
-				  policy_keeps_fd(fd));
+	bool unforce = fd < 3 || rq->unforce ||
+		       ((rq->extra & POLICY_KEEPS) && policy_keeps_fd(fd));
 
 	if (unforce)
 		props &= ~forced_only;
@@ -264,7 +263,7 @@ void fdreq_mark(struct fdreq *rq, int fd)
 		else if (rq->onto)
 			fdtable_note_new(fd, FDT_KEEP | FDT_DELIBERATE);
 		else
-			fdtable_note_new(fd, FDT_KEEP | FDT_HERE | rq->copy);
+			fdtable_note_new(fd, FDT_KEEP | FDT_HERE);
 	}
 	if (rq->extra & POLICY_REPORT)
 		fdtable_note_origin(fd, rq->call, rq->caller);
@@ -306,6 +305,16 @@ int fdreq_fast_low_pair(unsigned mark, int ret, int fds[2])
 			fd_clear_cloexec(fds[i]);
 	}
 	return ret;
+}
+
+int fdreq_end_dupfd(struct fdreq *rq, int fd, long min)
+{
+	if (fd >= 3 && fd == min && pid_own() != pid_image()) {
+		rq->onto = true;
+		rq->unforce = !(policy_word() & (1u << FD_CLASS_DUP2));
+		rq->fast = false;
+	}
+	return fdreq_end(rq, fd);
 }
 
 int fdreq_finish(struct fdreq *rq, int fd)

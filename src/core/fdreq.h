@@ -62,9 +62,9 @@ struct fdreq {
 	int cancel_state;
 	bool in_flight; /* fallback outside the lock: see fdreq_begin_open */
 	bool onto;	/* the program chose the number (dup2, dup3) */
+	bool unforce;	/* ... after the call: F_DUPFD onto its minimum */
 	bool fast;	/* native, close-on-exec, nothing else to do above 2 */
 	uint8_t mark;	/* on the fast path: the fd's bits (fdtable_note_new) */
-	uint8_t copy;	/* FDT_COPY for a call that copies an fd (slow path) */
 	const char *call; /* for the audit: which call ... */
 	void *caller;	  /* ... called from where */
 };
@@ -140,8 +140,8 @@ fdreq_try_fast(struct fdreq *rq, const struct fd_spec *spec, int flags,
 	rq->rest = flags;
 	rq->flags = fdreq_fast_flags(spec, flags);
 	rq->fast = true;
-	rq->mark = FDT_FORCED_MARK(spec->cls);
-	rq->copy = spec->cls == FD_CLASS_DUP ? FDT_COPY : 0;
+	rq->unforce = false;
+	rq->mark = FDT_FORCED_MARK;
 	rq->path = FDREQ_NATIVE;
 	return true;
 }
@@ -380,7 +380,7 @@ static inline __attribute__((always_inline)) int
 fdreq_fast_end(const struct fd_spec *spec, int fd)
 {
 	if (__builtin_expect((unsigned)fd - 3 < FDT_CHUNK - 3, 1)) {
-		fdtable_chunk0[fd] = FDT_FORCED_MARK(spec->cls);
+		fdtable_chunk0[fd] = FDT_FORCED_MARK;
 		if (__builtin_expect(
 			    (unsigned)fd <
 				    atomic_load_explicit(&fdtable_top,
@@ -388,8 +388,46 @@ fdreq_fast_end(const struct fd_spec *spec, int fd)
 			    1))
 			return fd;
 	}
-	return fdreq_fast_rest(fd, FDT_FORCED_MARK(spec->cls));
+	(void)spec;
+	return fdreq_fast_rest(fd, FDT_FORCED_MARK);
 }
+
+/*
+ * fdreq_fast_end for a copy of src (dup): a copy carries its source's
+ * mark (fdtable_copy_mark).
+ */
+static inline __attribute__((always_inline)) int fdreq_fast_end_copy(int src,
+								     int fd)
+{
+	unsigned mark = fdtable_copy_mark(fdtable_get(src));
+
+	if (__builtin_expect((unsigned)fd - 3 < FDT_CHUNK - 3, 1)) {
+		fdtable_chunk0[fd] = (uint8_t)mark;
+		if (__builtin_expect(
+			    (unsigned)fd <
+				    atomic_load_explicit(&fdtable_top,
+							 memory_order_relaxed),
+			    1))
+			return fd;
+	}
+	return fdreq_fast_rest(fd, mark);
+}
+
+/* The request makes a copy of src: its fd carries src's mark. */
+static inline void fdreq_copy_of(struct fdreq *rq, int src)
+{
+	if (rq->mark)
+		rq->mark = (uint8_t)fdtable_copy_mark(fdtable_get(src));
+}
+
+/*
+ * fdreq_end for F_DUPFD's copy fd, asked for at min or above: in a fork
+ * child, landed on min (3 or more), it is on the number the child chose,
+ * as dup2 onto it would be, and is not forced unless the policy forces
+ * dup2's class.
+ */
+int fdreq_end_dupfd(struct fdreq *rq, int fd, long min)
+	__attribute__((visibility("hidden")));
 
 static inline __attribute__((always_inline)) int
 fdreq_fast_end_pair(const struct fd_spec *spec, int ret, int fds[2])
@@ -401,11 +439,12 @@ fdreq_fast_end_pair(const struct fd_spec *spec, int ret, int fds[2])
 				     b - 3 < FDT_CHUNK - 3 && a < top &&
 				     b < top,
 			     1)) {
-		fdtable_chunk0[a] = FDT_FORCED_MARK(spec->cls);
-		fdtable_chunk0[b] = FDT_FORCED_MARK(spec->cls);
+		fdtable_chunk0[a] = FDT_FORCED_MARK;
+		fdtable_chunk0[b] = FDT_FORCED_MARK;
 		return ret;
 	}
-	return fdreq_fast_low_pair(FDT_FORCED_MARK(spec->cls), ret, fds);
+	(void)spec;
+	return fdreq_fast_low_pair(FDT_FORCED_MARK, ret, fds);
 }
 
 /* A wrapper's own refusal, as the call's: -1 with errno set. */

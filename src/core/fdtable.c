@@ -190,12 +190,36 @@ CHILD_PATH static void clear_bits(unsigned first, unsigned last, uint8_t mask)
 
 CHILD_PATH void fdtable_forget_here(void)
 {
-	clear_bits(0, ~0u, FDT_HERE | FDT_LOCK_PROC);
+	clear_bits(0, ~0u, FDT_HERE | FDT_LOCK_OWN);
+}
+
+/* What a change of credentials leaves of an fd's bits. */
+static uint8_t after_creds_change(uint8_t bits)
+{
+	if (bits & (FDT_LOCK_FILE | FDT_LOCK_OWN))
+		return bits;
+	if (bits & FDT_FORCED)
+		bits = (uint8_t)((bits & ~(FDT_FORCED | FDT_HERE)) | FDT_STALE);
+	return bits & (uint8_t)~FDT_HERE;
 }
 
 void fdtable_forget_forced(void)
 {
-	clear_bits(0, ~0u, FDT_FORCED | FDT_HERE | FDT_LOCK_FILE | FDT_LOCK_PROC);
+	unsigned top = atomic_load_explicit(&fdtable_top, memory_order_acquire);
+	unsigned fd;
+	uint8_t *chunk = NULL;
+
+	for (fd = 0; fd < top; fd++) {
+		if (!(fd & (FDT_CHUNK - 1)))
+			chunk = fdtable_chunk(fd >> FDT_CHUNK_SHIFT,
+					      memory_order_acquire);
+		if (!chunk) {
+			fd |= FDT_CHUNK - 1;
+			continue;
+		}
+		chunk[fd & (FDT_CHUNK - 1)] =
+			after_creds_change(chunk[fd & (FDT_CHUNK - 1)]);
+	}
 }
 
 void fdtable_forget_range(unsigned first, unsigned last)
@@ -205,7 +229,8 @@ void fdtable_forget_range(unsigned first, unsigned last)
 
 void fdtable_own_flag_range(unsigned first, unsigned last)
 {
-	clear_bits(first, last, FDT_KEEP | FDT_DELIBERATE | FDT_FORCED);
+	clear_bits(first, last,
+		   FDT_KEEP | FDT_DELIBERATE | FDT_FORCED | FDT_STALE);
 }
 
 void fdtable_note_lock(int fd, unsigned bits)
@@ -214,7 +239,7 @@ void fdtable_note_lock(int fd, unsigned bits)
 		set_bits(fd, bits);
 	else if (fd >= 0)
 		clear_bits((unsigned)fd, (unsigned)fd,
-			   FDT_LOCK_FILE | FDT_LOCK_PROC);
+			   FDT_LOCK_FILE | FDT_LOCK_OWN);
 }
 
 /*

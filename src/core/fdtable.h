@@ -35,29 +35,43 @@ enum {
 	 * Made through a wrapper by the process that owns this copy of the
 	 * table.  A fork child forgets it (fdtable_forget_here) for every
 	 * fd it was given; a vfork or clone child, which runs no atfork
-	 * handler, is told apart at exec by its pid instead (exec.c).
+	 * handler, is told apart at exec by its pid instead (handoff.c).
 	 */
 	FDT_HERE = 1 << 4,
 	/*
-	 * The program holds a lock through this fd.  FDT_LOCK_FILE: a lock
-	 * of the open file (flock, an OFD lock), which a fork child shares
-	 * and which lasts while any copy of the fd is open.  FDT_LOCK_PROC:
-	 * a POSIX record lock (fcntl F_SETLK, lockf), which belongs to this
-	 * process alone: a fork child forgets it with FDT_HERE.
+	 * Locks held through this fd.  FDT_LOCK_FILE: a lock of the open
+	 * file (flock, an OFD lock), which a fork child shares and which
+	 * lasts while any copy of the fd is open.  FDT_LOCK_OWN: this very
+	 * process took a lock through it: a POSIX record lock (fcntl
+	 * F_SETLK, lockf; FDT_LOCK_OWN alone), which is the process's and
+	 * which a fork child does not have, or a lock of the open file
+	 * (with FDT_LOCK_FILE).  A fork child forgets FDT_LOCK_OWN with
+	 * FDT_HERE: what it keeps of its parent's locks is FDT_LOCK_FILE
+	 * alone, a lock its parent holds (handoff.c, the lock rule).
 	 */
 	FDT_LOCK_FILE = 1 << 5,
-	FDT_LOCK_PROC = 1 << 6,
+	FDT_LOCK_OWN = 1 << 6,
 	/*
-	 * A copy of another fd (dup, F_DUPFD): what a fork child makes so,
-	 * between its fork and its exec, is for the program it execs
-	 * (exec.c, rule 1).
+	 * The flag was the library's, forced before the process changed its
+	 * credentials: it is the program's now, no rule clears it, and a
+	 * copy (dup, F_DUPFD) of the fd is made stale too, so that nothing
+	 * opened under the old credentials crosses the change through a
+	 * copy (creds.h).
 	 */
-	FDT_COPY = 1 << 7,
+	FDT_STALE = 1 << 7,
 };
 
-/* The bits of an fd whose flag the library forced, made by a call of cls. */
-#define FDT_FORCED_MARK(cls)                                                   \
-	(FDT_FORCED | FDT_HERE | ((cls) == FD_CLASS_DUP ? FDT_COPY : 0))
+/* The bits of an fd whose flag the library forced. */
+#define FDT_FORCED_MARK (FDT_FORCED | FDT_HERE)
+
+/*
+ * The bits of a forced copy of src (dup, F_DUPFD): a copy carries its
+ * source's mark, and of a stale fd is stale.
+ */
+static inline unsigned fdtable_copy_mark(unsigned src_bits)
+{
+	return src_bits & FDT_STALE ? FDT_STALE : FDT_FORCED_MARK;
+}
 
 #define FDT_CHUNK_SHIFT 12
 #define FDT_CHUNK (1u << FDT_CHUNK_SHIFT)
@@ -88,8 +102,9 @@ void fdtable_note_far(int fd, unsigned bits)
 void fdtable_forget_here(void) __attribute__((visibility("hidden")));
 /*
  * The process's credentials changed: no flag forced so far is the
- * library's any more (no rule may clear it), nor was any fd made or
- * locked under the credentials it has now.
+ * library's any more (no rule may clear it: FDT_STALE), nor was any fd
+ * made under the credentials it has now.  An fd that holds a lock keeps
+ * its marks: the lock rule hands it to the lock's next holder.
  */
 void fdtable_forget_forced(void) __attribute__((visibility("hidden")));
 /* fds first to last are closed: nothing is known of their numbers. */
@@ -98,7 +113,10 @@ void fdtable_forget_range(unsigned first, unsigned last)
 /* The program set close-on-exec on first to last itself (close_range). */
 void fdtable_own_flag_range(unsigned first, unsigned last)
 	__attribute__((visibility("hidden")));
-/* The program took (bits: FDT_LOCK_*) or dropped (0) a lock through fd. */
+/*
+ * The program took (bits: FDT_LOCK_OWN, with FDT_LOCK_FILE for a lock of
+ * the open file) or dropped (0) a lock through fd.
+ */
 void fdtable_note_lock(int fd, unsigned bits)
 	__attribute__((visibility("hidden")));
 /*
@@ -201,7 +219,8 @@ static inline void fdtable_forget(int fd)
 
 /*
  * The program set the flag itself (F_SETFD, FIOCLEX): forget an old
- * "keep" for the number, and that the flag was the library's.
+ * "keep" for the number, and that the flag was the library's, now or
+ * under its old credentials.
  */
 static inline void fdtable_note_own_flag(int fd)
 {
@@ -213,7 +232,7 @@ static inline void fdtable_note_own_flag(int fd)
 			      memory_order_relaxed);
 	if (chunk)
 		chunk[fd & (FDT_CHUNK - 1)] &=
-			~(FDT_KEEP | FDT_DELIBERATE | FDT_FORCED);
+			~(FDT_KEEP | FDT_DELIBERATE | FDT_FORCED | FDT_STALE);
 }
 
 #endif /* CLOEXEC_FDTABLE_H */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "config.h"
 
-#include <string.h>
 #include <sys/stat.h>
 
 #include "creds.h"
 #include "export.h"
 #include "fdtable.h"
 #include "handoff.h"
+#include "image.h"
 #include "load.h"
 #include "pid.h"
 #include "shell.h"
@@ -98,19 +98,19 @@ CHILD_PATH static int parse_fd_prefix(const char *s, const char **end)
 }
 
 /* A reason, built without stdio: "named as " "--status-fd" " 16". */
-struct why {
+struct reason {
 	char buf[EXEC_WHY_MAX];
 	size_t len;
 };
 
-CHILD_PATH static void why_put(struct why *w, const char *s, size_t n)
+CHILD_PATH static void reason_put(struct reason *r, const char *s, size_t n)
 {
-	for (; n && *s && w->len < sizeof(w->buf) - 1; n--)
-		w->buf[w->len++] = *s++;
-	w->buf[w->len] = '\0';
+	for (; n && *s && r->len < sizeof(r->buf) - 1; n--)
+		r->buf[r->len++] = *s++;
+	r->buf[r->len] = '\0';
 }
 
-CHILD_PATH static void why_num(struct why *w, int n)
+CHILD_PATH static void reason_num(struct reason *r, int n)
 {
 	char tmp[12];
 	int i = 0;
@@ -118,56 +118,36 @@ CHILD_PATH static void why_num(struct why *w, int n)
 	do
 		tmp[i++] = (char)('0' + n % 10);
 	while (n /= 10);
-	while (i && w->len < sizeof(w->buf) - 1)
-		w->buf[w->len++] = tmp[--i];
-	w->buf[w->len] = '\0';
+	while (i && r->len < sizeof(r->buf) - 1)
+		r->buf[r->len++] = tmp[--i];
+	r->buf[r->len] = '\0';
 }
 
-const char *exec_kept_why(const struct exec_kept *k, int fd)
+enum why exec_kept_why(const struct exec_kept *k, int fd, const char **reason)
 {
 	unsigned i, bits, own;
 
-	for (i = 0; k && i < k->n; i++)
-		if (k->fd[i].fd == fd)
-			return k->fd[i].why;
+	for (i = 0; k && i < k->n; i++) {
+		if (k->fd[i].fd == fd) {
+			*reason = k->fd[i].reason;
+			return (enum why)k->fd[i].why;
+		}
+	}
 	/* In audit mode nothing is forced: the bits but that one. */
 	own = k ? k->own & ~FDT_FORCED : 0;
 	bits = k ? fdtable_get(fd) : 0;
-	if (own && (bits & (own | FDT_DELIBERATE)) == own)
-		return "made by this process, handed to its next image";
+	if (own && (bits & (own | FDT_DELIBERATE)) == own) {
+		*reason = why_text(WHY_OWN_IMAGE);
+		return WHY_OWN_IMAGE;
+	}
 	/* Made through a wrapper in this image: forced, or left as it was. */
 	if (k && k->shell && (bits & (FDT_FORCED | FDT_KEEP)) &&
-	    !(bits & (FDT_INHERITED | FDT_DELIBERATE)))
-		return "made by a shell (/etc/shells), for its commands";
-	return NULL;
-}
-
-/*
- * The audit's one word for a reason of exec_kept_why (line.h), from
- * the words the rules below start their reasons with.
- */
-const char *exec_why_word(const char *reason)
-{
-	/* Characters, not pointers: no relocation at load (policy.c). */
-	static const struct {
-		char prefix[24], word[12];
-	} words[] = {
-		{ "socket activation", "listen_fds" },
-		{ "make's jobserver", "jobserver" },
-		{ "named as /dev/fd/", "dev_fd" },
-		{ "named as /proc/self/fd/", "dev_fd" },
-		{ "named in ", "env" },
-		{ "named as ", "argv" },
-		{ "made by this process", "own_image" },
-		{ "made by a shell", "shell" },
-		{ "holds a lock", "lock" },
-	};
-	size_t i;
-
-	for (i = 0; reason && i < sizeof(words) / sizeof(words[0]); i++)
-		if (!strncmp(reason, words[i].prefix, strlen(words[i].prefix)))
-			return words[i].word;
-	return reason ? "rule" : NULL;
+	    !(bits & (FDT_INHERITED | FDT_DELIBERATE))) {
+		*reason = why_text(WHY_SHELL);
+		return WHY_SHELL;
+	}
+	*reason = NULL;
+	return WHY_NONE;
 }
 
 /*
@@ -184,15 +164,18 @@ CHILD_PATH bool handoff_may_clear_forced(struct exec_kept *k)
 }
 
 /*
- * fd is named to the new program (the reason: what, then the number if
- * number_shown is one).  It is passed on if it is inheritable
- * already, or if its flag is one the library forced; a flag the program
- * set itself stays.  The first reason found is the one kept.
+ * fd is named to the new program, by the rule of row why (its text, then
+ * detail, then the number if number_shown is one).  It is passed on if it
+ * is inheritable already, or if its flag is one the library forced; a
+ * flag the program set itself stays.  The first reason found is the one
+ * kept.
  */
-CHILD_PATH static void choose(struct exec_kept *k, int fd, const char *what,
-			      size_t what_len, int number_shown)
+CHILD_PATH static void choose(struct exec_kept *k, int fd, enum why why,
+			      const char *detail, size_t detail_len,
+			      int number_shown)
 {
-	struct why w = { .len = 0 };
+	struct reason r = { .len = 0 };
+	const char *text = why_text(why);
 	long flags;
 	unsigned i;
 
@@ -206,12 +189,14 @@ CHILD_PATH static void choose(struct exec_kept *k, int fd, const char *what,
 	    ((flags & FD_CLOEXEC) &&
 	     (!(fdtable_get(fd) & FDT_FORCED) || !handoff_may_clear_forced(k))))
 		return;
-	why_put(&w, what, what_len);
+	reason_put(&r, text, str_len(text));
+	reason_put(&r, detail, detail_len);
 	if (number_shown >= 0)
-		why_num(&w, number_shown);
+		reason_num(&r, number_shown);
 	k->fd[k->n].fd = fd;
 	k->fd[k->n].cleared = false;
-	str_copy(k->fd[k->n].why, w.buf, w.len + 1);
+	k->fd[k->n].why = (uint8_t)why;
+	str_copy(k->fd[k->n].reason, r.buf, r.len + 1);
 	k->n++;
 }
 
@@ -235,7 +220,7 @@ CHILD_PATH static void keep_listen_fds(const struct env_facts *env,
 	if (parse_fd_prefix(pid, &end) != self || *end)
 		return;
 	for (i = 0; i < n && i < EXEC_KEPT_MAX; i++)
-		choose(k, 3 + i, "socket activation (LISTEN_FDS)", 31, -1);
+		choose(k, 3 + i, WHY_LISTEN_FDS, "", 0, -1);
 }
 
 CHILD_PATH static bool is_pipe(int fd)
@@ -274,8 +259,8 @@ CHILD_PATH static void keep_jobserver(const struct env_facts *env,
 	if (r < 3 || w < 3 || !is_pipe(r) || !is_pipe(w) ||
 	    !(fdtable_get(r) & fdtable_get(w) & FDT_INHERITED))
 		return;
-	choose(k, r, "make's jobserver (MAKEFLAGS)", 28, -1);
-	choose(k, w, "make's jobserver (MAKEFLAGS)", 28, -1);
+	choose(k, r, WHY_JOBSERVER, "", 0, -1);
+	choose(k, w, WHY_JOBSERVER, "", 0, -1);
 }
 
 /* "fd" or "fds" ends the option's name, in either case. */
@@ -289,7 +274,8 @@ CHILD_PATH static bool names_fd(const char *name, size_t len)
 
 /* "N" or "N,M,...": each number chosen; anything else, nothing. */
 CHILD_PATH static void choose_list(struct exec_kept *k, const char *list,
-				   const char *what, size_t what_len)
+				   enum why why, const char *what,
+				   size_t what_len)
 {
 	const char *p, *end;
 	int fd;
@@ -302,29 +288,25 @@ CHILD_PATH static void choose_list(struct exec_kept *k, const char *list,
 		return;
 	for (p = list;; p = end + 1) {
 		fd = parse_fd_prefix(p, &end);
-		choose(k, fd, what, what_len, fd);
+		choose(k, fd, why, what, what_len, fd);
 		if (!*end)
 			return;
 	}
 }
 
-/* In arg, each PREFIXN that ends there or at a character not a digit. */
 /*
  * The number after prefix (len bytes, at p), if one follows it; where to
  * look on.
  */
 CHILD_PATH static const char *choose_after(struct exec_kept *k, const char *p,
-					   const char *prefix, size_t len)
+					   enum why why, const char *prefix,
+					   size_t len)
 {
 	const char *end;
 	int fd = parse_fd_prefix(p + len, &end);
 
-	if (fd >= 0) {
-		char what[EXEC_WHY_MAX] = "named as ";
-
-		str_copy(what + 9, prefix, len);
-		choose(k, fd, what, 9 + len, fd);
-	}
+	if (fd >= 0)
+		choose(k, fd, why, prefix, len, fd);
 	return p + len - 1;
 }
 
@@ -339,47 +321,25 @@ CHILD_PATH static void choose_in(struct exec_kept *k, const char *arg)
 
 	for (p = arg; *p; p++) {
 		if (*p == '/' && str_starts(p, "/dev/fd/", 8))
-			p = choose_after(k, p, "/dev/fd/", 8);
+			p = choose_after(k, p, WHY_DEV_FD, "/dev/fd/", 8);
 		else if (*p == '/' && str_starts(p, "/proc/self/fd/", 14))
-			p = choose_after(k, p, "/proc/self/fd/", 14);
+			p = choose_after(k, p, WHY_DEV_FD, "/proc/self/fd/",
+					 14);
 		else if (*p == 'f' && (p == arg || p[-1] == ',') &&
 			 str_starts(p, "fd=", 3))
-			p = choose_after(k, p, "fd=", 3);
+			p = choose_after(k, p, WHY_ARGV, "fd=", 3);
 	}
 }
 
-/* "named as " then the argument's first len bytes, then sep. */
+/* The argument's first len bytes (at most 30), then sep, into what. */
 CHILD_PATH static size_t named_as(char what[EXEC_WHY_MAX], const char *arg,
 				  size_t len, char sep)
 {
 	if (len > 30)
 		len = 30;
-	str_copy(what, "named as ", 9);
-	str_copy(what + 9, arg, len);
-	what[9 + len] = sep;
-	return 10 + len;
-}
-
-enum handoff_form { HO_NEXT, HO_VALUE, HO_PREFIX, HO_BARE };
-
-/* The rows of handoff.def, as characters: no relocation at load. */
-static const struct handoff {
-	char program[16], option[20];
-	uint8_t form;
-} handoffs[] = {
-#define HANDOFF(program, option, form, example) { program, option, form },
-#include "handoff.def"
-#undef HANDOFF
-};
-
-CHILD_PATH static const char *file_name(const char *path)
-{
-	const char *name = path;
-
-	for (; path && *path; path++)
-		if (*path == '/')
-			name = path + 1;
-	return name;
+	str_copy(what, arg, len);
+	what[len] = sep;
+	return len + 1;
 }
 
 CHILD_PATH static bool starts_nocase(const char *s, const char *prefix)
@@ -388,71 +348,6 @@ CHILD_PATH static bool starts_nocase(const char *s, const char *prefix)
 		if ((*s | 0x20) != (*prefix | 0x20))
 			return false;
 	return true;
-}
-
-/* The first letters of the rows' programs, as bits (as row_initials). */
-static const uint32_t program_initials = 0
-#define HANDOFF(program, option, form, example) | (1u << ((program)[0] & 31))
-#include "handoff.def"
-#undef HANDOFF
-	;
-
-static bool may_be_row(const char *name)
-{
-	return name && (program_initials & (1u << (name[0] & 31)));
-}
-
-/* The rows for the new program, on each argument. */
-CHILD_PATH static void keep_handoffs(char *const argv[], const char *path,
-				     struct exec_kept *k)
-{
-	const char *names[2] = { file_name(path), argv ? file_name(argv[0]) : 0 };
-	const char *arg, *end;
-	char what[EXEC_WHY_MAX];
-	size_t i, len, n;
-	int fd;
-
-	if (!may_be_row(names[0]) && !may_be_row(names[1]))
-		return;
-	for (i = 0; i < sizeof(handoffs) / sizeof(*handoffs); i++) {
-		const struct handoff *h = &handoffs[i];
-
-		if ((!names[0] || !str_eq(names[0], h->program)) &&
-		    (!names[1] || !str_eq(names[1], h->program)))
-			continue;
-		len = str_len(h->option);
-		for (n = 1; argv && argv[0] && argv[n]; n++) {
-			arg = argv[n];
-			switch (h->form) {
-			case HO_BARE:
-				fd = parse_fd_prefix(arg, &end);
-				if (fd >= 0 && !*end)
-					choose(k, fd, "named as the address ",
-					       21, fd);
-				break;
-			case HO_PREFIX:
-				if (!starts_nocase(arg, h->option))
-					break;
-				fd = parse_fd_prefix(arg + len, &end);
-				if (fd >= 0)
-					choose(k, fd, what,
-					       named_as(what, arg, len, ' '),
-					       fd);
-				break;
-			default:
-				if (!str_starts(arg, h->option, len))
-					break;
-				if (!arg[len] && argv[n + 1])
-					choose_list(k, argv[n + 1], what,
-						    named_as(what, arg, len,
-							     ' '));
-				else if (arg[len] == '=' && h->form == HO_VALUE)
-					choose_list(k, arg + len + 1, what,
-						    named_as(what, arg, len,
-							     '='));
-			}
-		}
-	}
 }
 
 /*
@@ -473,12 +368,12 @@ CHILD_PATH static void keep_named_args(char *const argv[], struct exec_kept *k)
 		choose_in(k, arg);
 		if (starts_nocase(arg, "fd:") &&
 		    (fd = parse_fd_prefix(arg + 3, &end)) >= 0 && !*end)
-			choose(k, fd, "named as fd:", 12, fd);
+			choose(k, fd, WHY_ARGV, "fd:", 3, fd);
 		if (arg[0] != '-')
 			continue;
 		if (arg[1] == '&' &&
 		    (fd = parse_fd_prefix(arg + 2, &end)) >= 0 && !*end) {
-			choose(k, fd, "named as -&", 11, fd);
+			choose(k, fd, WHY_ARGV, "-&", 2, fd);
 			continue;
 		}
 		for (name = arg; *name == '-'; name++)
@@ -489,12 +384,313 @@ CHILD_PATH static void keep_named_args(char *const argv[], struct exec_kept *k)
 			continue;
 		len += (size_t)(name - arg);
 		if (eq)
-			choose_list(k, eq + 1, what,
+			choose_list(k, eq + 1, WHY_ARGV, what,
 				    named_as(what, arg, len, '='));
 		else if (argv[1])
-			choose_list(k, argv[1], what,
+			choose_list(k, argv[1], WHY_ARGV, what,
 				    named_as(what, arg, len, ' '));
 	}
+}
+
+/* The rows of handoff.def, as characters: no relocation at load. */
+enum handoff_options { HO_EQUALS, HO_SPACED, HO_JOINED };
+enum handoff_operands { HO_COMMAND, HO_SOCAT, HO_OTHER };
+#define HO_MAYBE (-1)
+
+static const struct handoff_program {
+	char program[16];
+	uint8_t options, operands;
+} handoff_programs[] = {
+#define HANDOFF_PROGRAM(program, options, operands)                            \
+	{ program, options, operands },
+#include "handoff.def"
+#undef HANDOFF_PROGRAM
+};
+
+static const struct handoff_option {
+	char program[16], option[20];
+	int8_t values;
+	uint8_t fd;
+} handoff_options[] = {
+#define HANDOFF(program, option, values, fd, example)                          \
+	{ program, option, values, fd },
+#include "handoff.def"
+#undef HANDOFF
+};
+
+static const struct handoff_child {
+	char program[16], option[12];
+} handoff_children[] = {
+#define HANDOFF_CHILD(program, option, example) { program, option },
+#include "handoff.def"
+#undef HANDOFF_CHILD
+};
+
+/* The first letters of the rows' programs, as bits (as row_initials). */
+static const uint32_t program_initials = 0
+#define HANDOFF_PROGRAM(program, options, operands)                            \
+	| (1u << ((program)[0] & 31))
+#include "handoff.def"
+#undef HANDOFF_PROGRAM
+	;
+
+/* The row of the program named, or NULL. */
+CHILD_PATH static const struct handoff_program *
+program_row(const char *name)
+{
+	size_t i;
+
+	if (!name || !(program_initials & (1u << (name[0] & 31))))
+		return NULL;
+	for (i = 0; i < sizeof(handoff_programs) / sizeof(*handoff_programs);
+	     i++)
+		if (str_eq(name, handoff_programs[i].program))
+			return &handoff_programs[i];
+	return NULL;
+}
+
+/*
+ * The row of the option arg is, for program p, or NULL; *joined: its
+ * value written in arg itself (--option=VALUE, -T5), else NULL.
+ */
+CHILD_PATH static const struct handoff_option *
+option_row(const struct handoff_program *p, const char *arg,
+	   const char **joined)
+{
+	const struct handoff_option *o;
+	size_t i, len;
+
+	for (i = 0; i < sizeof(handoff_options) / sizeof(*handoff_options);
+	     i++) {
+		o = &handoff_options[i];
+		if (!str_eq(o->program, p->program))
+			continue;
+		len = str_len(o->option);
+		if (!str_starts(arg, o->option, len))
+			continue;
+		*joined = NULL;
+		if (!arg[len])
+			return o;
+		if (p->options == HO_EQUALS && arg[len] == '=')
+			*joined = arg + len + 1;
+		else if (p->options == HO_JOINED)
+			*joined = arg + len;
+		if (*joined)
+			return o;
+	}
+	return NULL;
+}
+
+/*
+ * One of socat's addresses, or two joined by "!!": FD:N (then its end or
+ * an option's ',') or N alone names fd N.
+ */
+CHILD_PATH static void choose_socat_address(struct exec_kept *k,
+					    const char *arg)
+{
+	char what[EXEC_WHY_MAX];
+	const char *p = arg, *end;
+	int fd;
+
+	for (;;) {
+		if ((fd = parse_fd_prefix(p, &end)) >= 0 &&
+		    (!*end || str_starts(end, "!!", 2)))
+			choose(k, fd, WHY_ARGV, "the address ", 12, fd);
+		else if (starts_nocase(p, "fd:") &&
+			 (fd = parse_fd_prefix(p + 3, &end)) >= 0 &&
+			 (!*end || *end == ',' || str_starts(end, "!!", 2)))
+			choose(k, fd, WHY_ARGV, what, named_as(what, p, 3, ' '),
+			       fd);
+		p = str_find(p, "!!", 2);
+		if (!p)
+			return;
+		p += 2;
+	}
+}
+
+/*
+ * The values of option o (values of them; the first, joined, may be in
+ * its own argument), at argv[*n] on: the one row o names an fd by is
+ * chosen.  *n moves to the last value.
+ */
+CHILD_PATH static void option_values(struct exec_kept *k, char *const argv[],
+				     size_t *n, const struct handoff_option *o,
+				     const char *joined)
+{
+	char what[EXEC_WHY_MAX];
+	const char *value;
+	int i, values = o->values;
+
+	if (values == HO_MAYBE)
+		values = joined || (argv[*n + 1] && argv[*n + 1][0] != '-');
+	for (i = 1; i <= values; i++) {
+		value = i == 1 && joined ? joined : argv[++*n];
+		if (!value)
+			return;
+		if (i == o->fd)
+			choose_list(k, value, WHY_ARGV, what,
+				    named_as(what, o->option,
+					     str_len(o->option),
+					     joined ? '=' : ' '));
+	}
+}
+
+/*
+ * The rows of the new program, on its command line read as it reads it:
+ * options first, with the values their rows say they take, up to "--" or
+ * the first operand.
+ */
+CHILD_PATH static void keep_handoffs(char *const argv[], const char *path,
+				     struct exec_kept *k)
+{
+	const struct handoff_program *p =
+		path ? program_row(str_file_name(path)) : NULL;
+	const struct handoff_option *o;
+	const char *arg, *joined;
+	bool options = true;
+	size_t n, addresses = 0;
+
+	if (!p && argv && argv[0])
+		p = program_row(str_file_name(argv[0]));
+	if (!p || !argv || !argv[0])
+		return;
+	for (n = 1; argv[n]; n++) {
+		arg = argv[n];
+		if (options && str_eq(arg, "--")) {
+			options = false;
+			if (p->operands == HO_COMMAND)
+				return;
+			continue;
+		}
+		if (options && arg[0] == '-' && arg[1]) {
+			if ((o = option_row(p, arg, &joined)))
+				option_values(k, argv, &n, o, joined);
+			if (!argv[n])
+				return;
+			continue;
+		}
+		if (p->operands == HO_COMMAND)
+			return;
+		if (p->operands == HO_SOCAT) {
+			options = false;
+			if (addresses++ < 2)
+				choose_socat_address(k, arg);
+		}
+	}
+}
+
+/*
+ * The running program's own arguments, where its row says they name fds
+ * for its children (socat's address options fdin=N and fdout=N): an exec
+ * or spawn of that image's processes, which socat makes to run the
+ * program of such an address, with the fd moved to N beforehand (or
+ * found there already, the number the kernel chose: then no dup2 says
+ * so).
+ */
+CHILD_PATH static void keep_parent_named(struct exec_kept *k)
+{
+	char *const *argv = image_argv(), *const *a;
+	const struct handoff_child *c;
+	const char *p, *end;
+	char what[EXEC_WHY_MAX];
+	size_t i, len;
+	int fd;
+
+	if (!argv || !argv[0])
+		return;
+	for (i = 0; i < sizeof(handoff_children) / sizeof(*handoff_children);
+	     i++) {
+		c = &handoff_children[i];
+		if (!str_eq(str_file_name(argv[0]), c->program))
+			continue;
+		len = str_len(c->option);
+		for (a = argv + 1; *a; a++) {
+			for (p = *a; (p = str_find(p, c->option, len));
+			     p += len) {
+				if (p == *a || (p[-1] != ',' && p[-1] != ':'))
+					continue;
+				fd = parse_fd_prefix(p + len, &end);
+				if (fd >= 0 && (!*end || *end == ',' ||
+						*end == '!' || *end == ':'))
+					choose(k, fd, WHY_PARENT_ARGV, what,
+					       named_as(what, c->option,
+							len - 1, '='),
+					       fd);
+			}
+		}
+	}
+}
+
+/*
+ * A shell's command text (sh -c TEXT, and the -c of an option cluster:
+ * -ec, -xc) names each fd it duplicates from: >&N and <&N (rc: >[M=N]).
+ * N is where the text expects an open fd, as `cat >&6`; a number the
+ * shell opens into (6>file) needs nothing.  The new program must be a
+ * file /etc/shells lists, which is asked only once the text names one.
+ */
+CHILD_PATH static const char *shell_text(char *const argv[])
+{
+	const char *arg;
+	size_t n, len;
+
+	for (n = 1; argv && argv[0] && (arg = argv[n]); n++) {
+		if (arg[0] != '-' || arg[1] == '-')
+			return NULL;
+		len = str_len(arg);
+		if (len > 1 && arg[len - 1] == 'c') {
+			/* glibc's system() runs sh -c -- TEXT. */
+			if (argv[n + 1] && str_eq(argv[n + 1], "--"))
+				n++;
+			return argv[n + 1];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The fd a redirection reads from, if p (in text) is just after one's
+ * '&' (>&N, <&N) or '=' (rc's >[M=N], <[M=N]); else -1.
+ */
+CHILD_PATH static int duplicated(const char *p, const char *text)
+{
+	const char *q, *end;
+	int fd;
+
+	if (p - text >= 2 && p[-1] == '&' && (p[-2] == '>' || p[-2] == '<'))
+		return (fd = parse_fd_prefix(p, &end)) >= 3 ? fd : -1;
+	if (p[-1] != '=')
+		return -1;
+	for (q = p - 2; q > text && is_digit(*q); q--)
+		;
+	if (q == p - 2 || q - text < 1 || *q != '[' ||
+	    (q[-1] != '>' && q[-1] != '<'))
+		return -1;
+	fd = parse_fd_prefix(p, &end);
+	return fd >= 3 && *end == ']' ? fd : -1;
+}
+
+/* Does text duplicate from any fd above 2? */
+CHILD_PATH static bool duplicates_any(const char *text)
+{
+	const char *p;
+
+	for (p = text; *p; p++)
+		if ((*p == '&' || *p == '=') && duplicated(p + 1, text) >= 0)
+			return true;
+	return false;
+}
+
+CHILD_PATH static void keep_shell_named(char *const argv[], const char *path,
+					struct exec_kept *k)
+{
+	const char *text = shell_text(argv), *p;
+	int fd;
+
+	if (!text || !duplicates_any(text) || !shell_path(path))
+		return;
+	for (p = text + 1; *p; p++)
+		if ((fd = duplicated(p, text)) >= 0)
+			choose(k, fd, WHY_SHELL_TEXT, p - 2, 2, fd);
 }
 
 CHILD_PATH static bool starts(const char *s, const char *prefix)
@@ -524,9 +720,9 @@ static const uint32_t row_initials = 0
 	;
 
 /* e's row, if its name is one: "NAME=" whole, or a prefix "NAME_". */
-CHILD_PATH static const struct handoff_env *env_row(const char *e,
-						    const char *eq)
+CHILD_PATH static const struct handoff_env *env_row(const char *e)
 {
+	const char *eq;
 	size_t i, len;
 
 	if (!(row_initials & (1u << (e[0] & 31))))
@@ -535,40 +731,32 @@ CHILD_PATH static const struct handoff_env *env_row(const char *e,
 		if (e[0] != handoff_envs[i].name[0])
 			continue;
 		len = str_len(handoff_envs[i].name);
-		if (str_starts(e, handoff_envs[i].name, len) &&
-		    (handoff_envs[i].name[len - 1] == '_' || e + len == eq))
+		if (!str_starts(e, handoff_envs[i].name, len))
+			continue;
+		eq = str_chr(e, '=');
+		if (eq && (handoff_envs[i].name[len - 1] == '_' ||
+			   e + len == eq))
 			return &handoff_envs[i];
 	}
 	return NULL;
 }
 
 /*
- * Numbers the environment names as fds: the rows of handoff.def, and a
- * variable named for them (its name has "FD" in it: UWSGI_EMPEROR_FD,
- * EINHORN_FDS, GUNICORN_FD), whose items are read as HO_ITEMS.  LISTEN_*
- * has its own rule, with the pid.  With untrusted set (a CGI program),
- * no HTTP_* variable: their names are the request's header names.
+ * Numbers the environment names as fds: the rows of handoff.def only.  A
+ * name no row has names nothing, whatever it looks like (HTTP_X_FD is a
+ * request's header).  LISTEN_* has its own rule, with the pid.
  */
-CHILD_PATH static void keep_named_env(char *const envp[], bool untrusted,
-				      struct exec_kept *k)
+CHILD_PATH static void keep_named_env(char *const envp[], struct exec_kept *k)
 {
 	const struct handoff_env *row;
-	const char *e, *eq, *p, *item, *end;
-	bool named;
+	const char *e, *eq, *p, *item, *end, *q;
 	int fd;
 
 	for (; envp && *envp; envp++) {
 		e = *envp;
-		/* The name only: a value is read where its name asks. */
-		named = false;
-		for (eq = e; *eq && *eq != '='; eq++)
-			named |= eq[0] == 'F' && eq[1] == 'D';
-		if (!*eq || (e[0] == 'L' && starts(e, "LISTEN_")) ||
-		    (untrusted && starts(e, "HTTP_")))
+		if (!(row = env_row(e)))
 			continue;
-		row = env_row(e, eq);
-		if (!named && !row)
-			continue;
+		eq = str_chr(e, '=');
 		for (p = eq + 1; *p;) {
 			item = p;
 			while (*p && !str_chr(",;|: \t\n", *p))
@@ -576,58 +764,84 @@ CHILD_PATH static void keep_named_env(char *const envp[], bool untrusted,
 			end = p;
 			if (*p)
 				p++;
-			if (row && row->form == HO_FD_ITEMS) {
+			if (row->form == HO_FD_ITEMS) {
 				if (!starts(item, "fd="))
 					continue;
 				item += 3;
 			} else {
-				const char *q;
-
 				for (q = item; q < end; q++)
 					if (*q == '=')
 						item = q + 1;
 			}
 			fd = parse_fd_prefix(item, &item);
-			if (fd >= 0 && item == end) {
-				struct why w = { .len = 0 };
-
-				why_put(&w, "named in ", 9);
-				why_put(&w, e, (size_t)(eq - e));
-				choose(k, fd, w.buf, w.len, -1);
-			}
+			if (fd >= 0 && item == end)
+				choose(k, fd, WHY_ENV, e, (size_t)(eq - e), -1);
 		}
 	}
 }
 
-/* The lock rule: an fd through which the program holds a lock. */
+/* The lock rule: an fd through which a lock is held. */
 CHILD_PATH static void keep_locked(int fd, void *ctx)
 {
-	choose(ctx, fd, "holds a lock", 12, -1);
+	choose(ctx, fd, WHY_LOCK, "", 0, -1);
 }
 
 /*
- * Rule 1 is for a process that execs in place what it made itself.  The
- * image's own process hands on all it made; a fork child the library saw
- * (whose table lost what its parent made: fdtable_forget_here) the copies
- * it made between its fork and its exec: dup()s of a pipe end or a socket
- * for the program it execs.  Not what else it made there, which may be
- * its own plumbing (socat's child makes a socketpair for its messages
- * before it execs).  Not a child that shares this memory (vfork,
- * posix_spawn) or that no fork handler saw (a raw clone): its pid is not
- * one the library keeps.  Not in a setuid process: what it execs may be
- * its caller's choice, and what it opened is not the caller's to have.
- * The bits the handed-on fds have, or 0.
+ * Has the parent that gave this fork child its locks let them go?  It
+ * has, when it is gone (its children go to another parent as it exits,
+ * before anyone waits for it), or when this child made itself the leader
+ * of a session of its own (setsid), which is how a launcher's child
+ * becomes a daemon: its parent exits next, and the daemon holds the lock
+ * from then on.  A hook, a helper or a shell escape is neither.
  */
-CHILD_PATH static uint8_t own_marks(enum exec_as as, bool secure)
+CHILD_PATH static bool holder_gone(long pid)
+{
+	long parent = pid_parent();
+
+	return parent && (sys_call(SYS_getppid, 0, 0, 0, 0, 0) != parent ||
+			  sys_call(SYS_getsid, 0, 0, 0, 0, 0) == pid);
+}
+
+/*
+ * The lock rule: a lock goes to the program that becomes its holder.
+ * That is the locking process's own next image (a record lock or a lock
+ * of the open file it took itself), and a fork child's, for a lock of
+ * the open file its parent took, once the parent has let it go
+ * (holder_gone).  Never a spawned program (posix_spawn, system, popen)
+ * or a vfork child's: the locker is the one that waits for it.
+ */
+CHILD_PATH static void keep_locks(enum exec_as as, struct exec_kept *k)
 {
 	long pid;
 
+	if (as != EXEC_AS_SELF || (!fdtable_any_marked(FDT_LOCK_FILE) &&
+				   !fdtable_any_marked(FDT_LOCK_OWN)))
+		return;
+	pid = pid_raw();
+	if (pid != pid_own())
+		return;
+	fdtable_for_each_with_any(FDT_LOCK_OWN, keep_locked, k);
+	if (pid != pid_image() && holder_gone(pid))
+		fdtable_for_each_with_any(FDT_LOCK_FILE, keep_locked, k);
+}
+
+/*
+ * Rule 1 is for the process the image was started in, which execs in
+ * place what it made itself.  Not a fork child: what it made between its
+ * fork and its exec is for the program it runs where something says so
+ * (0-2, a number it chose with dup2, a number named), and otherwise its
+ * own plumbing (socat's child makes a socketpair for its messages; a
+ * child's dup() of a log for its own error messages).  Not a child that
+ * shares this memory (vfork, posix_spawn) or that no fork handler saw (a
+ * raw clone): its pid is not the image's.  Not in a setuid process: what
+ * it execs may be its caller's choice, and what it opened is not the
+ * caller's to have.  The bits the handed-on fds have, or 0.
+ */
+CHILD_PATH static uint8_t own_marks(enum exec_as as, bool secure)
+{
 	if (as != EXEC_AS_SELF || secure)
 		return 0;
-	pid = pid_raw();
-	if (pid == pid_image())
-		return FDT_FORCED | FDT_HERE;
-	return pid == pid_own() ? FDT_FORCED | FDT_HERE | FDT_COPY : 0;
+	return pid_raw() == pid_image() ? FDT_FORCED | FDT_HERE : 0;
 }
 
 /*
@@ -652,19 +866,18 @@ CHILD_PATH void handoff_choose(char *const argv[], char *const envp[],
 
 	k->own = own_marks(as, k->secure);
 	k->shell = is_shell(as, k->secure, reporting, forced);
-	if (!k->secure) {
-		env_facts(envp, &env);
-		keep_listen_fds(&env, k);
-		keep_jobserver(&env, k);
-		/* A CGI program's arguments are the request's query string. */
-		if (!env.cgi) {
-			keep_named_args(argv, k);
-			keep_handoffs(argv, path, k);
-		}
-		keep_named_env(envp, env.cgi, k);
-		fdtable_for_each_with_any(
-			as == EXEC_AS_SELF ? FDT_LOCK_FILE | FDT_LOCK_PROC :
-					     FDT_LOCK_FILE,
-			keep_locked, k);
+	if (k->secure)
+		return;
+	env_facts(envp, &env);
+	keep_listen_fds(&env, k);
+	keep_jobserver(&env, k);
+	/* A CGI program's arguments are the request's query string. */
+	if (!env.cgi) {
+		keep_named_args(argv, k);
+		keep_handoffs(argv, path, k);
+		keep_shell_named(argv, path, k);
 	}
+	keep_parent_named(k);
+	keep_named_env(envp, k);
+	keep_locks(as, k);
 }

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "why.h"
+
 enum exec_as {
 	EXEC_AS_SELF,	     /* this process becomes the new program */
 	EXEC_AS_VFORK_CHILD, /* a child that shares this memory execs */
@@ -42,15 +44,16 @@ struct exec_kept {
 	struct {
 		int fd;
 		bool cleared; /* its flag was the library's, and is off now */
-		char why[EXEC_WHY_MAX];
+		uint8_t why; /* enum why: the rule's row */
+		char reason[EXEC_WHY_MAX]; /* its text, and what named the fd */
 	} fd[EXEC_KEPT_MAX];
 };
 
 /*
- * Rules 1 to 4 for the new program, into *k (its n, own and shell; secure
- * and creds as exec_prepare set them): the fds chosen are still to be made
- * inheritable.  reporting: the audit will describe them; forced: some flag
- * the library forced is there to clear.
+ * Rules 1, 2, 4 and 5 for the new program, into *k (its n, own and
+ * shell; secure and creds as exec_prepare set them): the fds chosen are
+ * still to be made inheritable.  reporting: the audit will describe
+ * them; forced: some flag the library forced is there to clear.
  */
 void handoff_choose(char *const argv[], char *const envp[], const char *path,
 		    enum exec_as as, bool reporting, bool forced,
@@ -63,11 +66,11 @@ void handoff_choose(char *const argv[], char *const envp[], const char *path,
 bool handoff_may_clear_forced(struct exec_kept *k)
 	__attribute__((visibility("hidden")));
 
-/* Why a rule passes fd on, or NULL (for the audit lines). */
-const char *exec_kept_why(const struct exec_kept *k, int fd)
-	__attribute__((visibility("hidden")));
-/* That reason in one word, for tools ("jobserver", "argv"...). */
-const char *exec_why_word(const char *reason)
+/*
+ * Why a rule passes fd on (for the audit lines): its row, and in
+ * *reason its text with what named the fd; WHY_NONE if no rule does.
+ */
+enum why exec_kept_why(const struct exec_kept *k, int fd, const char **reason)
 	__attribute__((visibility("hidden")));
 
 #endif /* CLOEXEC_HANDOFF_H */

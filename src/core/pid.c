@@ -6,6 +6,7 @@
 
 static long own_pid STARTUP_DATA;
 static long image_pid STARTUP_DATA;
+static long parent_pid STARTUP_DATA;
 
 static long ask(void)
 {
@@ -29,8 +30,14 @@ CHILD_PATH long pid_image(void)
 	return image_pid;
 }
 
+CHILD_PATH long pid_parent(void)
+{
+	return parent_pid;
+}
+
 CHILD_PATH void pid_child(void)
 {
+	parent_pid = own_pid;
 	own_pid = pid_raw();
 }
 

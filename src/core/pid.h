@@ -24,7 +24,12 @@ static inline long pid_raw(void)
 long pid_own(void) __attribute__((visibility("hidden")));
 /* 0 until load. */
 long pid_image(void) __attribute__((visibility("hidden")));
-/* In a child the library saw made: ask again. */
+/*
+ * The process this one is a fork child of, as the library saw it made
+ * (its pid_own then); 0 in the process the image was loaded into.
+ */
+long pid_parent(void) __attribute__((visibility("hidden")));
+/* In a child the library saw made: ask again, and remember the parent. */
 void pid_child(void) __attribute__((visibility("hidden")));
 /* From the constructor: ask, unless a load before it already did. */
 void pid_at_load(void) __attribute__((visibility("hidden")));

@@ -186,34 +186,27 @@ static void why(struct report_record *rec, const struct exec_kept *kept,
 		int fd)
 {
 	unsigned bits = fdtable_get(fd);
+	enum why why = exec_kept_why(kept, fd, &rec->reason);
 
-	rec->reason = exec_kept_why(kept, fd);
-	rec->why = exec_why_word(rec->reason);
-	rec->deliberate = true;
-	if (rec->reason)
-		return;
-	if (bits & FDT_INHERITED) {
-		rec->why = "inherited";
-		rec->reason = "inherited at start";
-	} else if ((bits & FDT_DELIBERATE) && rec->created_by &&
-		   !strncmp(rec->created_by, "dup", 3)) {
-		rec->why = "dup2";
-		rec->reason = "dup2'd onto a number the program chose";
-	} else if (bits & FDT_DELIBERATE) {
-		rec->why = "set_inheritable";
-		rec->reason = "made inheritable by the program";
-	} else if (policy_keeps_fd(fd)) {
-		rec->why = "keep";
-		rec->reason = "kept by the policy (keep=)";
-	} else if (policy_keeps_path(rec->target)) {
-		rec->why = "keep_path";
-		rec->reason = "kept by the policy (keep-path=)";
-	} else if (policy_get()->exempt) {
-		rec->why = "exempt";
-		rec->reason = "the program is exempt (exempt=)";
-	} else {
-		rec->deliberate = false;
+	if (why == WHY_NONE) {
+		if (bits & FDT_INHERITED)
+			why = WHY_INHERITED;
+		else if ((bits & FDT_DELIBERATE) && rec->created_by &&
+			 (!strncmp(rec->created_by, "dup", 3) ||
+			  !strncmp(rec->created_by, "fcntl", 5)))
+			why = WHY_DUP2;
+		else if (bits & FDT_DELIBERATE)
+			why = WHY_SET_INHERITABLE;
+		else if (policy_keeps_fd(fd))
+			why = WHY_KEEP;
+		else if (policy_keeps_path(rec->target))
+			why = WHY_KEEP_PATH;
+		else if (policy_get()->exempt)
+			why = WHY_EXEMPT;
+		rec->reason = why_text(why);
 	}
+	rec->why = why_word(why);
+	rec->deliberate = why != WHY_NONE;
 }
 
 static const char *kind_of(const char *target)

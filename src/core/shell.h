@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Is the program of this image a shell?  Debian registers each shell it
- * packages in /etc/shells (add-shell), so the next one needs no list
- * here; but that file also names programs that are not shells (tmux,
- * screen, git-shell): an entry counts only where its file name, less a
- * version or "-static", ends in "sh" (sh, bash, dash, posh, yash, mksh,
- * ksh93, zsh, fish, tcsh).  The executable must be that entry's file
- * (the same inode: links and a merged /usr agree).  On a kernel without
- * O_CLOEXEC (before 2.6.23) no program is a shell by this rule.
+ * packages in /etc/shells (add-shell), whatever its name (rc.byron, es,
+ * fish), so the next one needs no list here: the executable must be the
+ * file of an entry there (the same inode: links and a merged /usr agree).
+ * The file also lists programs that are not shells.  Terminal
+ * multiplexers (tmux, screen) are told apart by what they do: they make
+ * a terminal (a pty master) for the sessions they run, which no shell
+ * does for its commands, so a process that made one, and its fork
+ * children, are not shells here.  nologin and false start no program:
+ * the rule has nothing to give them.  On a kernel without O_CLOEXEC
+ * (before 2.6.23) no program is a shell by this rule.
  */
 #ifndef CLOEXEC_SHELL_H
 #define CLOEXEC_SHELL_H
@@ -21,17 +24,19 @@
  */
 bool shell_image(bool may_remember) __attribute__((visibility("hidden")));
 
+/*
+ * Is path (a program about to be run) a file that /etc/shells lists?
+ * Asked only where its command text names an fd (handoff.c).
+ */
+bool shell_path(const char *path) __attribute__((visibility("hidden")));
+
+/* This process made a pty master: a terminal program, not a shell. */
+void shell_note_terminal(void) __attribute__((visibility("hidden")));
+
 struct stat;
 
-/*
- * list (/etc/shells' text, written to) names exe as a shell: an entry
- * that is a shell's name (shell_name) and is exe's file.
- */
+/* list (/etc/shells' text, written to) has an entry that is exe's file. */
 bool shell_listed(char *list, const struct stat *exe)
-	__attribute__((visibility("hidden")));
-
-/* name (a path) is one that /etc/shells may name a shell by. */
-bool shell_name(const char *name, unsigned long len)
 	__attribute__((visibility("hidden")));
 
 #endif /* CLOEXEC_SHELL_H */

@@ -4,9 +4,11 @@
  * glibc's exported __dup2 and __fcntl too.  fcntl's lock commands are
  * noted by lock.c.
  *
- * dup() and F_DUPFD become F_DUPFD_CLOEXEC natively.  dup2/dup3 onto a
- * number the program chose keep dup2's meaning unless the policy enforces
- * the dup2 class, and onto 0, 1 or 2 are never forced (fdreq_mark).
+ * dup() and F_DUPFD become F_DUPFD_CLOEXEC natively; a copy carries its
+ * source's mark (fdtable_copy_mark).  dup2/dup3 onto a number the program
+ * chose keep dup2's meaning unless the policy enforces the dup2 class, and
+ * onto 0, 1 or 2 are never forced (fdreq_mark); so does a fork child's
+ * F_DUPFD that lands on its minimum (fdreq_end_dupfd).
  * dup2(fd, fd) is passed through, since
  * dup3(fd, fd) would be EINVAL.
  */
@@ -81,18 +83,20 @@ static __attribute__((noinline)) int dup_slow(int fd, void *caller)
 	struct fdreq rq;
 
 	if (fdreq_start_unrefused(&rq, &spec_dup, 0, -1, true, false, "dup",
-				  caller) == FDREQ_NATIVE)
+				  caller) == FDREQ_NATIVE) {
+		fdreq_copy_of(&rq, fd);
 		return fdreq_end(&rq, sys_result(sys_fcntl(fd, F_DUPFD_CLOEXEC,
 							   0)));
+	}
+	fdreq_copy_of(&rq, fd);
 	return fdreq_end(&rq, REAL(dup)(fd));
 }
 
 CLOEXEC_EXPORT int dup(int fd)
 {
 	if (fdreq_fast(&spec_dup, 0))
-		return fdreq_fast_end(
-			&spec_dup,
-			sys_result(sys_fcntl(fd, F_DUPFD_CLOEXEC, 0)));
+		return fdreq_fast_end_copy(
+			fd, sys_result(sys_fcntl(fd, F_DUPFD_CLOEXEC, 0)));
 	return dup_slow(fd, __builtin_return_address(0));
 }
 
@@ -162,11 +166,15 @@ WRAPPER_HELPER int fcntl_dup(const char *call, int (*real)(int, int, ...),
 	switch (fdreq_try_begin_as(&rq, spec, cmd == F_DUPFD ? 0 : O_CLOEXEC,
 				   -1, call)) {
 	case FDREQ_NATIVE:
-		return fdreq_end(&rq, real(fd, F_DUPFD_CLOEXEC, arg));
+		fdreq_copy_of(&rq, fd);
+		return fdreq_end_dupfd(&rq, real(fd, F_DUPFD_CLOEXEC, arg),
+				       cmd == F_DUPFD ? (long)arg : -1);
 	case FDREQ_FAILED:
 		return -1;
 	default:
-		return fdreq_end(&rq, real(fd, F_DUPFD, arg));
+		fdreq_copy_of(&rq, fd);
+		return fdreq_end_dupfd(&rq, real(fd, F_DUPFD, arg),
+				       cmd == F_DUPFD ? (long)arg : -1);
 	}
 }
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Locks held through an fd: flock, lockf, and fcntl's lock commands (from
- * dup.c).  A program that takes a lock and then execs means the program
- * it starts to hold it (setlock, chpst -l, flock(1), a launcher of a
- * daemon): the table records the lock, and exec.c hands such an fd on.
+ * dup.c).  A program that takes a lock and then becomes another program
+ * means that program to hold it (setlock, chpst -l, a launcher of a
+ * daemon): the table records the lock and who took it, and the lock rule
+ * (handoff.c) hands such an fd to the lock's next holder.
  */
 #include "config.h"
 
@@ -32,12 +33,12 @@ void lock_note_fcntl(int fd, int cmd, const void *arg)
 	case F_SETLK64:
 	case F_SETLKW64:
 #endif
-		held = FDT_LOCK_PROC;
+		held = FDT_LOCK_OWN;
 		break;
 #ifdef F_OFD_SETLK
 	case F_OFD_SETLK:
 	case F_OFD_SETLKW:
-		held = FDT_LOCK_FILE;
+		held = FDT_LOCK_OWN | FDT_LOCK_FILE;
 		break;
 #endif
 	default:
@@ -60,7 +61,8 @@ CLOEXEC_EXPORT int flock(int fd, int op)
 	int ret = REAL(flock)(fd, op);
 
 	if (ret == 0)
-		fdtable_note_lock(fd, op & LOCK_UN ? 0 : FDT_LOCK_FILE);
+		fdtable_note_lock(
+			fd, op & LOCK_UN ? 0 : FDT_LOCK_OWN | FDT_LOCK_FILE);
 	return ret;
 }
 
@@ -68,7 +70,7 @@ CLOEXEC_EXPORT int flock(int fd, int op)
 static void lockf_note(int fd, int cmd)
 {
 	if (cmd == F_LOCK || cmd == F_TLOCK)
-		fdtable_note_lock(fd, FDT_LOCK_PROC);
+		fdtable_note_lock(fd, FDT_LOCK_OWN);
 	else if (cmd == F_ULOCK)
 		fdtable_note_lock(fd, 0);
 }

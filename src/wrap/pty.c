@@ -21,6 +21,7 @@
 
 #include "core/export.h"
 #include "core/real.h"
+#include "core/shell.h"
 #include "core/sys.h"
 #include "specs.h"
 #include "symvers.h"
@@ -55,12 +56,24 @@ REAL_SLOT(getpt, raw_getpt);
 REAL_SLOT(openpty, no_openpty);
 REAL_SLOT(open, raw_open_existing);
 
+/*
+ * A process that makes a terminal runs sessions on it (tmux, screen,
+ * script): not a shell, whatever /etc/shells lists (shell.h).
+ */
+static int terminal_made(int fd)
+{
+	if (fd >= 0)
+		shell_note_terminal();
+	return fd;
+}
+
 CLOEXEC_EXPORT int posix_openpt(int flags)
 {
 	struct fdreq rq;
 
 	fdreq_begin(&rq, &spec_pty, flags, -1);
-	return fdreq_end(&rq, REAL(posix_openpt)(fdreq_flags(&rq)));
+	return terminal_made(
+		fdreq_end(&rq, REAL(posix_openpt)(fdreq_flags(&rq))));
 }
 
 /* glibc only. */
@@ -70,9 +83,10 @@ CLOEXEC_EXPORT int getpt(void)
 	struct fdreq rq;
 
 	if (fdreq_begin(&rq, &spec_pty, 0, -1) == FDREQ_NATIVE)
-		return fdreq_end(&rq, REAL(posix_openpt)(O_RDWR | O_NOCTTY |
-							 fdreq_flags(&rq)));
-	return fdreq_end(&rq, REAL(getpt)());
+		return terminal_made(
+			fdreq_end(&rq, REAL(posix_openpt)(O_RDWR | O_NOCTTY |
+							  fdreq_flags(&rq))));
+	return terminal_made(fdreq_end(&rq, REAL(getpt)()));
 }
 #endif
 
@@ -143,6 +157,7 @@ WRAPPER_HELPER int openpty_impl(const char *call, __typeof__(&openpty) real,
 	if (ret == 0) {
 		fdreq_mark(&rq, *amaster);
 		fdreq_mark(&rq, *aslave);
+		terminal_made(*amaster);
 	}
 	fdreq_done(&rq);
 	return ret;

@@ -396,8 +396,11 @@ static long translate_dup(long a[6])
 	long b[6] = { a[0], F_DUPFD_CLOEXEC, 0, 0, 0, 0 };
 	struct fdreq rq;
 
-	if (fdreq_begin(&rq, &spec_dup, 0, -1) == FDREQ_NATIVE)
+	if (fdreq_begin(&rq, &spec_dup, 0, -1) == FDREQ_NATIVE) {
+		fdreq_copy_of(&rq, (int)a[0]);
 		return fdreq_end(&rq, (int)call(SYS_FCNTL, b));
+	}
+	fdreq_copy_of(&rq, (int)a[0]);
 	return fdreq_end(&rq, (int)call(SYS_dup, a));
 }
 
@@ -419,7 +422,8 @@ static long translate_fcntl(long nr, long a[6])
 		a[1] = F_DUPFD;
 		break;
 	}
-	return fdreq_end(&rq, (int)call(nr, a));
+	fdreq_copy_of(&rq, (int)a[0]);
+	return fdreq_end_dupfd(&rq, (int)call(nr, a), dupfd ? a[2] : -1);
 }
 
 #ifdef SYS_epoll_create

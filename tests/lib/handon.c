@@ -5,19 +5,19 @@
  * calls, then starts PROGRAM with %fd in its arguments replaced by the
  * number:
  *
- *	handon childdup PROGRAM ARG...
- *		open /etc/passwd, fork; the child dup()s it and closes the
- *		original, then execs PROGRAM with the copy's number
- *	handon childopen PROGRAM ARG...
- *		fork; the child opens /etc/passwd, then execs PROGRAM
- *	handon dups PROGRAM ARG...
- *		pipe, fork; the child dup()s the write end three times and
- *		closes the original, then execs PROGRAM; the parent waits for
- *		the end of the pipe, prints "eof", then waits for the child
- *	handon lock TYPE [-x|-u] FILE PROGRAM ARG...
- *		open FILE and lock it (flock, lockf, fcntl or ofd); fork and
- *		exec PROGRAM, closing its own copy (or, with -x, exec in place;
- *		with -u, unlock first)
+ *	handon child HOW PROGRAM ARG...
+ *		open /etc/passwd, fork; the child makes a copy of it by HOW
+ *		(dup, dup2:N, dupfd:N for F_DUPFD with the minimum N,
+ *		dupfd_cloexec) and closes the original, then execs PROGRAM with
+ *		the copy's number; HOW "open": the child opens /etc/passwd,
+ *		"open:N": again and again, until it is fd N
+ *	handon lock TYPE -x|-d|-r|-h|-u FILE PROGRAM ARG...
+ *		open FILE and lock it (flock, lockf, fcntl or ofd), then start
+ *		PROGRAM: -x in place; -d as daemonize(1) does (fork, the child
+ *		calls setsid and execs, the parent exits at once); -r fork, the
+ *		parent exits, the child execs once it is gone; -h as a daemon
+ *		runs a hook (fork and exec, the parent keeps its copy and
+ *		waits); -u unlock first, then as -h
  *	handon probe TYPE FILE
  *		print "held" if the lock of TYPE on FILE is taken, else "free"
  *	handon closerange PROGRAM ARG...
@@ -36,6 +36,12 @@
  *		open FILE, setgroups(0, NULL) (the ids stay), exec in place
  *	handon dropopen UID FILE PROGRAM ARG...
  *		drop to UID first, then open FILE, exec in place
+ *	handon dropdup UID FILE PROGRAM ARG...
+ *		open FILE, drop to UID, dup() the fd, exec in place with the
+ *		copy's number (CWE-403: a copy made after the drop)
+ *	handon terminal PROGRAM ARG...
+ *		openpty(), open /etc/passwd, fork and exec PROGRAM: a terminal
+ *		program starting a session
  *
  * Bounded: 60 seconds, then SIGALRM ends it.
  */
@@ -44,6 +50,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <pty.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,29 +132,42 @@ static int unlock(const char *type, int fd)
 	return fcntl(fd, strcmp(type, "ofd") ? F_SETLK : F_OFD_SETLK, &fl);
 }
 
+/*
+ * The locker's ways to start PROGRAM (handon lock TYPE MODE ...): in
+ * place, as a daemonizing launcher (daemonize(1): the child makes a
+ * session of its own, the parent exits at once), as a launcher whose
+ * child waits for the parent to be gone, or as a daemon running a hook
+ * (it keeps its copy, and waits).
+ */
 static int lock(int argc, char **argv)
 {
-	int in_place = argc > 4 && !strcmp(argv[3], "-x");
-	int unlocked = argc > 4 && !strcmp(argv[3], "-u");
-	int opt = in_place || unlocked;
-	char **prog = argv + 4 + opt;
+	const char *mode = argc > 4 ? argv[3] : "";
+	char **prog = argv + 5;
+	pid_t pid, parent = getpid();
 	int fd;
-	pid_t pid;
 
-	if (argc < 5 + opt)
+	if (argc < 6 || mode[0] != '-' || !strchr("xdrhu", mode[1]))
 		return 2;
-	fd = plain_open(argv[3 + opt]);
+	fd = plain_open(argv[4]);
 	if (fd < 0 || take(argv[2], fd, 0) ||
-	    (unlocked && unlock(argv[2], fd))) {
+	    (mode[1] == 'u' && unlock(argv[2], fd))) {
 		perror("handon: lock");
 		return 2;
 	}
-	if (in_place)
+	if (mode[1] == 'x')
 		return run(prog, fd);
 	pid = fork();
-	if (pid == 0)
+	if (pid < 0)
+		return 2;
+	if (pid == 0) {
+		if (mode[1] == 'd' && setsid() < 0)
+			_exit(2);
+		while (mode[1] == 'r' && getppid() == parent)
+			usleep(1000);
 		_exit(run(prog, fd));
-	close(fd);
+	}
+	if (mode[1] == 'd' || mode[1] == 'r')
+		return 0;
 	return wait_for(pid);
 }
 
@@ -161,42 +181,41 @@ static int probe(char **argv)
 	return 0;
 }
 
-static int child(char **argv, int copy)
+/*
+ * fork; the child opens /etc/passwd, or makes a copy of the parent's
+ * open of it by how (dup, dup2:N, dupfd:N, dupfd_cloexec), closes the
+ * original, and execs PROGRAM with the copy's number.
+ */
+static int child(const char *how, char **argv)
 {
-	int fd = copy ? plain_open("/etc/passwd") : -1;
+	int fd = strncmp(how, "open", 4) ? plain_open("/etc/passwd") : -1;
+	int copy, n = strchr(how, ':') ? atoi(strchr(how, ':') + 1) : 0;
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		if (!copy)
+		if (!strcmp(how, "open"))
 			_exit(run(argv, plain_open("/etc/passwd")));
-		copy = dup(fd);
+		if (!strncmp(how, "open:", 5)) {
+			while ((copy = plain_open("/etc/passwd")) >= 0 &&
+			       copy < n)
+				;
+			_exit(copy == n ? run(argv, copy) : 2);
+		}
+		if (!strcmp(how, "dup"))
+			copy = dup(fd);
+		else if (!strncmp(how, "dup2:", 5))
+			copy = dup2(fd, n);
+		else if (!strncmp(how, "dupfd:", 6))
+			copy = fcntl(fd, F_DUPFD, n);
+		else if (!strcmp(how, "dupfd_cloexec"))
+			copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		else
+			_exit(2);
+		if (copy < 0)
+			_exit(2);
 		close(fd);
 		_exit(run(argv, copy));
 	}
-	return wait_for(pid);
-}
-
-static int dups(char **argv)
-{
-	int p[2], fd = -1, i;
-	char c;
-	pid_t pid;
-
-	if (pipe(p))
-		return 2;
-	pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		for (i = 0; i < 3; i++)
-			fd = dup(p[1]);
-		close(p[1]);
-		_exit(run(argv, fd));
-	}
-	close(p[1]);
-	while (read(p[0], &c, 1) > 0)
-		;
-	puts("eof");
-	fflush(stdout);
 	return wait_for(pid);
 }
 
@@ -238,7 +257,29 @@ static int drop(char **argv, int raw)
 	}
 	if (raw == 2 && (fd = plain_open(argv[3])) < 0)
 		return 2;
+	if (raw == 3 && (fd = dup(fd)) < 0)
+		return 2;
 	return run(argv + 4, fd);
+}
+
+/*
+ * A terminal program (tmux, screen, script): it makes a pty, then starts
+ * a session's program in a fork child, with a file it opened plainly.
+ */
+static int terminal(char **argv)
+{
+	int master, slave, fd;
+	pid_t pid;
+
+	if (openpty(&master, &slave, NULL, NULL, NULL)) {
+		perror("handon: openpty");
+		return 2;
+	}
+	fd = plain_open("/etc/passwd");
+	pid = fork();
+	if (pid == 0)
+		_exit(run(argv, fd));
+	return wait_for(pid);
 }
 
 static int groups(char **argv)
@@ -255,12 +296,8 @@ static int groups(char **argv)
 int main(int argc, char **argv)
 {
 	alarm(60);
-	if (argc > 2 && !strcmp(argv[1], "childdup"))
-		return child(argv + 2, 1);
-	if (argc > 2 && !strcmp(argv[1], "childopen"))
-		return child(argv + 2, 0);
-	if (argc > 2 && !strcmp(argv[1], "dups"))
-		return dups(argv + 2);
+	if (argc > 3 && !strcmp(argv[1], "child"))
+		return child(argv[2], argv + 3);
 	if (argc > 3 && !strcmp(argv[1], "lock"))
 		return lock(argc, argv);
 	if (argc == 4 && !strcmp(argv[1], "probe"))
@@ -284,6 +321,10 @@ int main(int argc, char **argv)
 		return drop(argv, 1);
 	if (argc > 4 && !strcmp(argv[1], "dropopen"))
 		return drop(argv, 2);
+	if (argc > 4 && !strcmp(argv[1], "dropdup"))
+		return drop(argv, 3);
+	if (argc > 2 && !strcmp(argv[1], "terminal"))
+		return terminal(argv + 2);
 	if (argc > 3 && !strcmp(argv[1], "groups"))
 		return groups(argv);
 	fputs("usage: see tests/lib/handon.c\n", stderr);

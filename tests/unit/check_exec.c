@@ -49,22 +49,26 @@ static void teardown(void)
 	close(bystander);
 }
 
-/* "fd:reason;" for each fd chosen, in order. */
-static const char *chosen(char **argv, char **envp)
+/* "fd:reason;" for each fd chosen, in order, for a spawn of path. */
+static const char *chosen_for(const char *path, char **argv, char **envp)
 {
 	static char out[1024];
 	struct exec_kept k;
 	size_t len = 0;
 	unsigned i;
 
-	exec_prepare(argv, envp, "/bin/true", EXEC_AS_SPAWNER, policy_word(),
-		     &k);
+	exec_prepare(argv, envp, path, EXEC_AS_SPAWNER, policy_word(), &k);
 	out[0] = '\0';
 	for (i = 0; i < k.n; i++)
 		len += snprintf(out + len, sizeof(out) - len, "%d:%s;",
-				k.fd[i].fd, k.fd[i].why);
+				k.fd[i].fd, k.fd[i].reason);
 	exec_undo(&k);
 	return out;
+}
+
+static const char *chosen(char **argv, char **envp)
+{
+	return chosen_for("/bin/true", argv, envp);
 }
 
 static char *next_buf(void)
@@ -140,6 +144,9 @@ START_TEST(what_is_not_a_name)
 	char *env1[] = { fmt("COUNT=%d", a), NULL };
 	char *env2[] = { fmt("HAPROXY_PIDS=%d", a), NULL };
 	char *env3[] = { fmt("LISTEN_FDS=%d", a), NULL };
+	/* Names no row has: a request's header, a locale, anyone's. */
+	char *env4[] = { fmt("HTTP_X_FD=%d", a), fmt("LC_FD=%d", a),
+			 fmt("SOME_FD=%d", a), fmt("X_FDS=%d,%d", a, b), NULL };
 
 	ck_assert_str_eq(chosen(argv1, none), "");
 	ck_assert_str_eq(chosen(argv2, none), "");
@@ -152,6 +159,7 @@ START_TEST(what_is_not_a_name)
 	ck_assert_str_eq(chosen(none, env1), "");
 	ck_assert_str_eq(chosen(none, env2), "");
 	ck_assert_str_eq(chosen(none, env3), "");
+	ck_assert_str_eq(chosen(none, env4), "");
 }
 END_TEST
 
@@ -232,6 +240,19 @@ START_TEST(handoff_rows)
 			  NULL };
 	char *sleep[] = { "sleep", fmt("%d", a), NULL };
 	char *other[] = { "mydaemon", "--print-address", fmt("%d", a), NULL };
+	/* Values that are not fds, and arguments that are not the program's. */
+	char *timeout[] = { "socat", "-T", fmt("%d", a), "-", "SYSTEM:x",
+			    NULL };
+	char *joined[] = { "socat", fmt("-T%d", a), "-", "SYSTEM:x", NULL };
+	char *third[] = { "socat", "-", "SYSTEM:x", fmt("%d", a), NULL };
+	char *dashes[] = { "bwrap", "--", "tool", "--file", fmt("%d", a), "/x",
+			   NULL };
+	char *command[] = { "bwrap", "--bind", "/", "/", "tool", "--file",
+			    fmt("%d", a), "/x", NULL };
+	char *value[] = { "bwrap", "--setenv", "--file", fmt("%d", a), "sh",
+			  NULL };
+	char *maybe[] = { "dbus-daemon", "--print-address", "--session",
+			  fmt("%d", a), NULL };
 
 	ck_assert_str_eq(chosen(dbus, none),
 			 fmt("%d:named as --print-address %d;"
@@ -245,6 +266,13 @@ START_TEST(handoff_rows)
 			     a, a, b, b));
 	ck_assert_str_eq(chosen(sleep, none), "");
 	ck_assert_str_eq(chosen(other, none), "");
+	ck_assert_str_eq(chosen(timeout, none), "");
+	ck_assert_str_eq(chosen(joined, none), "");
+	ck_assert_str_eq(chosen(third, none), "");
+	ck_assert_str_eq(chosen(dashes, none), "");
+	ck_assert_str_eq(chosen(command, none), "");
+	ck_assert_str_eq(chosen(value, none), "");
+	ck_assert_str_eq(chosen(maybe, none), "");
 }
 END_TEST
 
@@ -263,34 +291,43 @@ START_TEST(cgi_takes_no_numbers)
 	ck_assert_str_eq(chosen(argv, none),
 			 fmt("%d:named as --x-fd %d;%d:named as --x-fd %d;", a,
 			     a, b, b));
-	ck_assert_str_eq(chosen(none, plain), fmt("%d:named in HTTP_X_FD;", a));
-}
-END_TEST
-
-/* What /etc/shells may name a shell by: not tmux, screen, git-shell. */
-START_TEST(shell_names)
-{
-	static const char *const yes[] = {
-		"/bin/sh",	 "/usr/bin/bash", "/usr/bin/yash",
-		"/bin/ksh93",	 "/bin/mksh-static", "/usr/bin/fish",
-		"/usr/bin/tcsh", "zsh5",
-	};
-	static const char *const no[] = {
-		"/usr/bin/tmux", "/usr/bin/screen", "/usr/bin/git-shell",
-		"/bin/h",	 "/usr/sh/tmux",    "sh/",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
-		ck_assert_msg(shell_name(yes[i], strlen(yes[i])), "%s", yes[i]);
-	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
-		ck_assert_msg(!shell_name(no[i], strlen(no[i])), "%s", no[i]);
+	/* Nor where nothing says it is a CGI program. */
+	ck_assert_str_eq(chosen(none, plain), "");
 }
 END_TEST
 
 /*
- * An /etc/shells that lists a file by the name tmux, then by the name
- * mysh: only the second makes the file a shell.
+ * A shell's command text names the fds it duplicates from; the program
+ * must be one /etc/shells lists (/bin/sh is).
+ */
+START_TEST(shell_command_text)
+{
+	char *none[] = { NULL };
+	char *dup_out[] = { "sh", "-c", fmt("cat >&%d", a), NULL };
+	char *dup_in[] = { "sh", "-ec", "--", fmt("cat <&%d 2>&1", b), NULL };
+	char *rc[] = { "sh", "-c", fmt("cat >[1=%d]", a), NULL };
+	char *opens[] = { "sh", "-c", fmt("cat %d>file %d<file", a, b), NULL };
+	char *low[] = { "sh", "-c", "cat >&2 <&0", NULL };
+	char *script[] = { "sh", "script", fmt(">&%d", a), NULL };
+
+	ck_assert_str_eq(chosen_for("/bin/sh", dup_out, none),
+			 fmt("%d:named in the shell's command >&%d;", a, a));
+	ck_assert_str_eq(chosen_for("/bin/sh", dup_in, none),
+			 fmt("%d:named in the shell's command <&%d;", b, b));
+	ck_assert_str_eq(chosen_for("/bin/sh", rc, none),
+			 fmt("%d:named in the shell's command 1=%d;", a, a));
+	ck_assert_str_eq(chosen_for("/bin/sh", opens, none), "");
+	ck_assert_str_eq(chosen_for("/bin/sh", low, none), "");
+	ck_assert_str_eq(chosen_for("/bin/sh", script, none), "");
+	/* The same text for a program that is not a shell. */
+	ck_assert_str_eq(chosen_for("/bin/true", dup_out, none), "");
+}
+END_TEST
+
+/*
+ * /etc/shells names a file by any name (rc.byron, tmux): each entry that
+ * is the file's makes it listed; what is not a shell is told by what it
+ * does (shell.h), not by its name.
  */
 START_TEST(shells_file)
 {
@@ -308,6 +345,8 @@ START_TEST(shells_file)
 	ck_assert_int_eq(link(tmux, mysh), 0);
 	ck_assert_int_eq(stat(tmux, &st), 0);
 	snprintf(list, sizeof(list), "# shells\n%s\n", tmux);
+	ck_assert(shell_listed(list, &st));
+	snprintf(list, sizeof(list), "# %s\n%s/other\n", tmux, dir);
 	ck_assert(!shell_listed(list, &st));
 	snprintf(list, sizeof(list), "# shells\n%s\n  \n%s \n", tmux, mysh);
 	ck_assert(shell_listed(list, &st));
@@ -330,7 +369,7 @@ int main(void)
 	tcase_add_test(tc, what_is_not_a_name);
 	tcase_add_test(tc, handoff_rows);
 	tcase_add_test(tc, cgi_takes_no_numbers);
-	tcase_add_test(tc, shell_names);
+	tcase_add_test(tc, shell_command_text);
 	tcase_add_test(tc, shells_file);
 	tcase_add_test(tc, environment_handovers);
 	tcase_add_test(tc, own_flag_is_never_chosen);
