@@ -4,29 +4,31 @@
  * starts one (the exec family, posix_spawn, system, popen), in this order
  * (doc/inheritance.md has the why of each rule):
  *
- * 1. the fds the new program is told about, or that hold a lock, are
- *    chosen, each only if it is inheritable already or its close-on-exec
- *    flag is the library's (one the program set itself is never cleared):
+ * 1. the fds the new program is told about, or that hold a lock it is to
+ *    hold, are chosen (handoff.c), each only if it is inheritable already
+ *    or its close-on-exec flag is the library's (one the program set
+ *    itself is never cleared):
  *    - LISTEN_FDS (with LISTEN_PID naming this process), make's
  *      jobserver (--jobserver-auth=R,W or --jobserver-fds=R,W in
  *      MAKEFLAGS, when they are pipes this process inherited);
  *    - numbers named in the arguments: /dev/fd/N, /proc/self/fd/N, an
  *      option whose name ends in "fd" or "fds" and its value (--status-fd
  *      16, --status-fd=16, -displayfd 3), gpg's -&N, openssl's fd:N,
- *      qemu's fd=N, and the rows of handoff.def for the new program
- *      (dbus-daemon --print-address N, bwrap --file N DEST, ...); none
- *      in a CGI program (GATEWAY_INTERFACE), whose arguments are a
- *      stranger's query string;
- *    - numbers named in the environment: a variable whose name has "FD"
- *      in it, and handoff.def's variables (NGINX, HAPROXY_*, ...);
- *    - an fd the program holds a lock through (rule 4);
+ *      qemu's fd=N, and the rows of handoff.def for the new program, read
+ *      as it reads its command line (dbus-daemon --print-address N, bwrap
+ *      --file N DEST, ...); none in a CGI program (GATEWAY_INTERFACE),
+ *      whose arguments are a stranger's query string;
+ *    - the fds a shell's -c text duplicates from (>&N), and those the
+ *      running program's own arguments place for its children (socat's
+ *      fdout=N);
+ *    - numbers named by handoff.def's variables (NGINX, HAPROXY_*, ...);
+ *    - an fd whose lock goes to the new program (rule 4);
  * 2. the sweep (sweep=on): every fd at 3 and above that nothing keeps is
  *    marked close-on-exec;
  * 3. the chosen fds are made inheritable;
- * 4. an exec in place hands on what this very process made and the
- *    library flagged (rule 1: all of it in the image's own process, the
- *    copies it made in a fork child); a shell /etc/shells registers,
- *    everything the library flagged (rule 5);
+ * 4. an exec in place of the process the image was started in hands on
+ *    what it made and the library flagged (rule 1); a shell /etc/shells
+ *    registers, everything the library flagged (rule 5);
  * 5. the audit lines (report=on, mode=audit) for what it will inherit,
  *    with the reason each is passed on, when a rule knows it.
  *
