@@ -147,6 +147,9 @@ START_TEST(what_is_not_a_name)
 	/* Names no row has: a request's header, a locale, anyone's. */
 	char *env4[] = { fmt("HTTP_X_FD=%d", a), fmt("LC_FD=%d", a),
 			 fmt("SOME_FD=%d", a), fmt("X_FDS=%d,%d", a, b), NULL };
+	/* A row's name is the whole name, unless the row says prefix. */
+	char *env5[] = { fmt("NGINX_OLD=%d", a), fmt("GUNICORN_FDS=%d", b),
+			 NULL };
 
 	ck_assert_str_eq(chosen(argv1, none), "");
 	ck_assert_str_eq(chosen(argv2, none), "");
@@ -160,6 +163,7 @@ START_TEST(what_is_not_a_name)
 	ck_assert_str_eq(chosen(none, env2), "");
 	ck_assert_str_eq(chosen(none, env3), "");
 	ck_assert_str_eq(chosen(none, env4), "");
+	ck_assert_str_eq(chosen(none, env5), "");
 }
 END_TEST
 
