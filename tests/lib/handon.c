@@ -11,13 +11,14 @@
  *		dupfd_cloexec) and closes the original, then execs PROGRAM with
  *		the copy's number; HOW "open": the child opens /etc/passwd,
  *		"open:N": again and again, until it is fd N
- *	handon lock TYPE -x|-d|-r|-h|-u FILE PROGRAM ARG...
+ *	handon lock TYPE -x|-d|-r|-h|-u|-c FILE PROGRAM ARG...
  *		open FILE and lock it (flock, lockf, fcntl or ofd), then start
  *		PROGRAM: -x in place; -d as daemonize(1) does (fork, the child
  *		calls setsid and execs, the parent exits at once); -r fork, the
  *		parent exits, the child execs once it is gone; -h as a daemon
  *		runs a hook (fork and exec, the parent keeps its copy and
- *		waits); -u unlock first, then as -h
+ *		waits); -u unlock first, then as -h; -c a fork child locks
+ *		and execs in place (a job runner), the parent waits
  *	handon probe TYPE FILE
  *		print "held" if the lock of TYPE on FILE is taken, else "free"
  *	handon closerange PROGRAM ARG...
@@ -146,8 +147,15 @@ static int lock(int argc, char **argv)
 	pid_t pid, parent = getpid();
 	int fd;
 
-	if (argc < 6 || mode[0] != '-' || !strchr("xdrhu", mode[1]))
+	if (argc < 6 || mode[0] != '-' || !strchr("xdrhuc", mode[1]))
 		return 2;
+	/* -c: a job runner's child locks, then becomes the job. */
+	if (mode[1] == 'c') {
+		pid = fork();
+		if (pid != 0)
+			return pid < 0 ? 2 : wait_for(pid);
+		mode = "-x";
+	}
 	fd = plain_open(argv[4]);
 	if (fd < 0 || take(argv[2], fd, 0) ||
 	    (mode[1] == 'u' && unlock(argv[2], fd))) {
