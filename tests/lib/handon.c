@@ -18,8 +18,8 @@
  *		but the parent lingers until the child ends; -r fork, the
  *		parent exits, the child execs once it is gone; -h as a daemon
  *		runs a hook (fork and exec, the parent keeps its copy and
- *		waits); -u unlock first, then as -h; -c a fork child locks
- *		and execs in place (a job runner), the parent waits
+ *		waits); -c a fork child locks and execs in place (a job
+ *		runner), the parent waits; -u the same, but it unlocks first
  *	handon probe TYPE FILE
  *		print "held" if the lock of TYPE on FILE is taken, else "free"
  *	handon closerange PROGRAM ARG...
@@ -150,12 +150,14 @@ static int lock(int argc, char **argv)
 
 	if (argc < 6 || mode[0] != '-' || !strchr("xdsrhuc", mode[1]))
 		return 2;
-	/* -c: a job runner's child locks, then becomes the job. */
-	if (mode[1] == 'c') {
+	/*
+	 * -c: a job runner's child locks, then becomes the job; -u: the same,
+	 * but it unlocks first.
+	 */
+	if (mode[1] == 'c' || mode[1] == 'u') {
 		pid = fork();
 		if (pid != 0)
 			return pid < 0 ? 2 : wait_for(pid);
-		mode = "-x";
 	}
 	fd = plain_open(argv[4]);
 	if (fd < 0 || take(argv[2], fd, 0) ||
@@ -163,7 +165,7 @@ static int lock(int argc, char **argv)
 		perror("handon: lock");
 		return 2;
 	}
-	if (mode[1] == 'x')
+	if (strchr("xcu", mode[1]))
 		return run(prog, fd);
 	pid = fork();
 	if (pid < 0)
