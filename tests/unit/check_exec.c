@@ -251,6 +251,9 @@ START_TEST(handoff_rows)
 	char *third[] = { "socat", "-", "SYSTEM:x", fmt("%d", a), NULL };
 	char *dashes[] = { "bwrap", "--", "tool", "--file", fmt("%d", a), "/x",
 			   NULL };
+	/* After --, even an argument that looks like bwrap's is the command. */
+	char *dash_option[] = { "bwrap", "--", "--file", fmt("%d", a), "/x",
+				NULL };
 	char *command[] = { "bwrap", "--bind", "/", "/", "tool", "--file",
 			    fmt("%d", a), "/x", NULL };
 	char *value[] = { "bwrap", "--setenv", "--file", fmt("%d", a), "sh",
@@ -274,6 +277,7 @@ START_TEST(handoff_rows)
 	ck_assert_str_eq(chosen(joined, none), "");
 	ck_assert_str_eq(chosen(third, none), "");
 	ck_assert_str_eq(chosen(dashes, none), "");
+	ck_assert_str_eq(chosen(dash_option, none), "");
 	ck_assert_str_eq(chosen(command, none), "");
 	ck_assert_str_eq(chosen(value, none), "");
 	ck_assert_str_eq(chosen(maybe, none), "");
