@@ -315,7 +315,7 @@ START_TEST(shell_command_text)
 	char *dup_in[] = { "sh", "-ec", "--", fmt("cat <&%d 2>&1", b), NULL };
 	char *rc[] = { "sh", "-c", fmt("cat >[1=%d]", a), NULL };
 	char *opens[] = { "sh", "-c", fmt("cat %d>file %d<file", a, b), NULL };
-	char *files[] = { "sh", "-c", fmt("cat >%d <%d", a, b), NULL };
+	char *files[] = { "sh", "-c", fmt("cat >%d <&%d", a, b), NULL };
 	char *low[] = { "sh", "-c", "cat >&2 <&0", NULL };
 	char *script[] = { "sh", "script", fmt(">&%d", a), NULL };
 
@@ -326,7 +326,8 @@ START_TEST(shell_command_text)
 	ck_assert_str_eq(chosen_for("/bin/sh", rc, none),
 			 fmt("%d:named in the shell's command 1=%d;", a, a));
 	ck_assert_str_eq(chosen_for("/bin/sh", opens, none), "");
-	ck_assert_str_eq(chosen_for("/bin/sh", files, none), "");
+	ck_assert_str_eq(chosen_for("/bin/sh", files, none),
+			 fmt("%d:named in the shell's command <&%d;", b, b));
 	ck_assert_str_eq(chosen_for("/bin/sh", low, none), "");
 	ck_assert_str_eq(chosen_for("/bin/sh", script, none), "");
 	/* The same text for a program that is not a shell. */
