@@ -23,6 +23,7 @@ src_libcorebase_la_SOURCES = \
 	src/core/handoff.c src/core/handoff.h \
 	src/core/layers.c src/core/layers.h \
 	src/core/line.c src/core/line.h \
+	src/core/peek.c src/core/peek.h \
 	src/core/load.h \
 	src/core/pid.c src/core/pid.h \
 	src/core/policy.c src/core/policy.h \
