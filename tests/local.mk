@@ -111,6 +111,7 @@ tests_unit_check_real_LDADD = $(UNIT_LIBS)
 # on this kernel and on the emulated one (tests/lib/testlib.h).
 IT_TESTS = \
 	tests/it/it_entry \
+	tests/it/it_null \
 	tests/it/it_lock \
 	tests/it/it_window \
 	tests/it/it_policy \
@@ -130,6 +131,8 @@ IT_TESTS = \
 check_PROGRAMS += $(IT_TESTS)
 tests_it_it_entry_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_entry_LDADD = $(IT_LIBS) -lutil
+tests_it_it_null_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_it_it_null_LDADD = $(IT_LIBS) -lutil
 tests_it_it_lock_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_lock_LDADD = $(IT_LIBS)
 tests_it_it_window_CPPFLAGS = $(TEST_CPPFLAGS)
