@@ -206,7 +206,8 @@ tests_lib_stuckfs_LDADD = $(FUSE3_LIBS)
 endif
 
 # A kernel without openat2, for its children (preload.test).
-check_PROGRAMS += tests/lib/noopenat2
+check_PROGRAMS += tests/lib/noopenat2 tests/lib/flipname
+tests_lib_flipname_SOURCES = tests/lib/flipname.c
 tests_lib_noopenat2_SOURCES = tests/lib/noopenat2.c
 tests_lib_noopenat2_CPPFLAGS = $(AM_CPPFLAGS) $(KERNEL_TEST_CPPFLAGS)
 
@@ -250,6 +251,7 @@ SHELL_TESTS = \
 	tests/cmd/auditlog.test \
 	tests/cmd/checkstatus.test \
 	tests/cmd/trust.test \
+	tests/cmd/treerace.test \
 	tests/cmd/signals.test \
 	tests/cmd/keeplog.test \
 	tests/cmd/auditfd.test \
