@@ -32,6 +32,7 @@ src_libcorebase_la_SOURCES = \
 	src/core/report.c src/core/report.h \
 	src/core/shell.c src/core/shell.h \
 	src/core/sink.c src/core/sink.h \
+	src/core/sockdiag.c src/core/sockdiag.h \
 	src/core/str.h \
 	src/core/sys.h \
 	src/core/thread.h
