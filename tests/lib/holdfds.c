@@ -7,7 +7,8 @@
  *	holdfds [-e] WHAT...
  *
  * WHAT is listen (a TCP socket on 127.0.0.1, listening), listen6 (the
- * same on ::1), connected (a unix socketpair), write:PATH (PATH opened
+ * same on ::1), unixlisten:PATH (a unix socket bound to PATH, listening),
+ * connected (a unix socketpair), write:PATH (PATH opened
  * for writing), read:PATH, pipe, or pairs:N (N unix socketpairs: 2N
  * sockets, for bench/scan.sh).  With -e every fd is made close-on-exec, as the program itself
  * asks: SOCK_CLOEXEC, O_CLOEXEC, pipe2(O_CLOEXEC).  It first closes
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 static int make(const char *what, int cloexec)
@@ -43,6 +45,14 @@ static int make(const char *what, int cloexec)
 
 		sin6.sin6_addr = in6addr_loopback;
 		return fd < 0 || bind(fd, (void *)&sin6, sizeof(sin6)) ||
+		       listen(fd, 1);
+	}
+	if (!strncmp(what, "unixlisten:", 11)) {
+		struct sockaddr_un sun = { .sun_family = AF_UNIX };
+		int fd = socket(AF_UNIX, SOCK_STREAM | sock_flag, 0);
+
+		snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", what + 11);
+		return fd < 0 || bind(fd, (void *)&sun, sizeof(sun)) ||
 		       listen(fd, 1);
 	}
 	if (!strcmp(what, "connected"))
