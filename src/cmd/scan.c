@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "escape.h"
@@ -49,8 +50,12 @@ struct fd_info {
 	int fd;
 	enum risk risk;
 	const char *kind;
-	/* the link text, allocated: a host may hold 100,000 fds */
+	/*
+	 * The link text, allocated: a host may hold 100,000 fds.  NULL for a
+	 * socket or a pipe known by its inode: "socket:[INO]" when printed.
+	 */
 	char *target;
+	unsigned long ino;
 	int mnt_id;
 	bool writable, mode_unknown;
 	const struct sock_info *sock;
@@ -107,29 +112,95 @@ struct fdinfo {
 	int mnt_id;
 };
 
-static bool read_fdinfo(int dirfd, const char *name, struct fdinfo *fi)
+/* The decimal (base 10) or octal (8) number after "key:\t" in a line. */
+static bool fdinfo_field(const char *line, const char *key, size_t len,
+			 unsigned base, unsigned long *v)
 {
-	char buf[256], *v;
+	const char *p = line + len;
+
+	if (memcmp(line, key, len) || (*p != '\t' && *p != ' '))
+		return false;
+	while (*p == '\t' || *p == ' ')
+		p++;
+	if (*p < '0' || *p > (base == 8 ? '7' : '9'))
+		return false;
+	for (*v = 0; *p >= '0' && *p <= (base == 8 ? '7' : '9'); p++)
+		*v = *v * base + (unsigned long)(*p - '0');
+	return true;
+}
+
+/*
+ * The scan opens one fdinfo per fd, and closes them a run at a time
+ * (close_range): one system call fewer per fd of 100,000.  The run is
+ * the numbers from lo up to hi, each opened here and not closed yet.
+ */
+struct pending {
+	int lo, hi;
+};
+
+static void close_pending(struct pending *pc)
+{
+	int fd;
+
+	if (pc->lo < 0)
+		return;
+	if (syscall(SYS_close_range, pc->lo, pc->hi, 0))
+		for (fd = pc->lo; fd <= pc->hi; fd++)
+			close(fd);
+	pc->lo = pc->hi = -1;
+}
+
+/* fd, just opened, closed now or with its run (pc NULL: now). */
+static void close_later(struct pending *pc, int fd)
+{
+	if (!pc) {
+		close(fd);
+		return;
+	}
+	if (pc->lo >= 0 && (fd != pc->hi + 1 || fd - pc->lo >= 255))
+		close_pending(pc);
+	if (pc->lo < 0)
+		pc->lo = fd;
+	pc->hi = fd;
+}
+
+static bool read_fdinfo_at(int dirfd, const char *name, struct fdinfo *fi,
+			   struct pending *pc)
+{
+	char buf[256], *line, *eol;
+	unsigned long v;
+	bool flags = false;
 	ssize_t n;
 	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return false;
 	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	close_later(pc, fd);
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
-	v = strstr(buf, "flags:");
-	if (!v || sscanf(v + 6, "%lo", &fi->flags) != 1)
-		return false;
-	v = strstr(buf, "mnt_id:");
-	if (!v || sscanf(v + 7, "%d", &fi->mnt_id) != 1)
-		fi->mnt_id = -1;
-	v = strstr(buf, "\nino:");
-	if (!v || sscanf(v + 5, "%lu", &fi->ino) != 1)
-		fi->ino = 0;
-	return true;
+	fi->mnt_id = -1;
+	fi->ino = 0;
+	for (line = buf; *line; line = eol + 1) {
+		eol = strchr(line, '\n');
+		if (!eol)
+			break;
+		if (fdinfo_field(line, "flags:", 6, 8, &v)) {
+			fi->flags = v;
+			flags = true;
+		} else if (fdinfo_field(line, "mnt_id:", 7, 10, &v)) {
+			fi->mnt_id = v <= INT_MAX ? (int)v : -1;
+		} else if (fdinfo_field(line, "ino:", 4, 10, &v)) {
+			fi->ino = v;
+		}
+	}
+	return flags;
+}
+
+static bool read_fdinfo(int dirfd, const char *name, struct fdinfo *fi)
+{
+	return read_fdinfo_at(dirfd, name, fi, NULL);
 }
 
 /* The mount an fd of this process lies on (fdinfo), -2 if unknown. */
@@ -243,9 +314,11 @@ static bool describe(struct scan *sc, struct fd_info *f, int pid, int fddir,
 	f->writable = (fi->flags & O_ACCMODE) != O_RDONLY;
 	f->mnt_id = fi->mnt_id;
 	if (fi->ino && fi->mnt_id == sc->sockfs) {
-		snprintf(target, sizeof(target), "socket:[%lu]", fi->ino);
+		f->ino = fi->ino;
+		f->kind = "socket";
 	} else if (fi->ino && fi->mnt_id == sc->pipefs) {
-		snprintf(target, sizeof(target), "pipe:[%lu]", fi->ino);
+		f->ino = fi->ino;
+		f->kind = "pipe";
 	} else {
 		n = readlinkat(fddir, name, target, sizeof(target) - 1);
 		if (n < 0)
@@ -254,24 +327,38 @@ static bool describe(struct scan *sc, struct fd_info *f, int pid, int fddir,
 		if (target[0] == '/')
 			return describe_file(sc, f, pid, fddir, name, fi,
 					     infodir);
+		if (sscanf(target, "socket:[%lu]", &inode) == 1) {
+			f->ino = inode;
+			f->kind = "socket";
+		} else if (sscanf(target, "pipe:[%lu]", &inode) == 1) {
+			f->ino = inode;
+			f->kind = "pipe";
+		} else {
+			f->target = mem_strdup(target);
+			f->kind = strncmp(target, "anon_inode:", 11) ?
+					  "other" :
+					  "anon_inode";
+		}
 	}
-	f->target = mem_strdup(target);
-	if (sscanf(f->target, "socket:[%lu]", &inode) == 1) {
-		f->kind = "socket";
-		f->sock = socktab_find(sc->socks, pid, inode);
+	if (!strcmp(f->kind, "socket")) {
+		f->sock = socktab_find(sc->socks, pid, f->ino);
 		f->risk =
 			f->sock && f->sock->listening ? RISK_HIGH : RISK_MEDIUM;
-	} else if (!strncmp(f->target, "pipe:", 5)) {
-		f->kind = "pipe";
-		f->risk = RISK_LOW;
-	} else if (!strncmp(f->target, "anon_inode:", 11)) {
-		f->kind = "anon_inode";
-		f->risk = RISK_LOW;
-	} else {
-		f->kind = "other";
+	} else if (!strcmp(f->kind, "other")) {
 		f->risk = RISK_MEDIUM;
+	} else {
+		f->risk = RISK_LOW;
 	}
 	return true;
+}
+
+/* The link text of an fd: its own, or its kind's and its inode's. */
+static const char *target_of(const struct fd_info *f, char *buf, size_t size)
+{
+	if (f->target)
+		return f->target;
+	snprintf(buf, size, "%s:[%lu]", f->kind, f->ino);
+	return buf;
 }
 
 static void describe_process(struct proc_info *p)
@@ -349,6 +436,7 @@ static bool scan_process(struct scan *sc, int pid)
 {
 	char path[32];
 	struct proc_info p = { .pid = pid };
+	struct pending pc = { -1, -1 };
 	struct dirent *d;
 	size_t cap = 0;
 	int infodir, fddir;
@@ -377,13 +465,17 @@ static bool scan_process(struct scan *sc, int pid)
 		struct fdinfo fi;
 
 		if (d->d_name[0] == '.' || f.fd <= 2 ||
-		    !read_fdinfo(infodir, d->d_name, &fi) ||
-		    (fi.flags & O_CLOEXEC) ||
-		    !describe(sc, &f, pid, fddir, d->d_name, &fi, infodir))
+		    !read_fdinfo_at(infodir, d->d_name, &fi, &pc) ||
+		    (fi.flags & O_CLOEXEC))
+			continue;
+		/* a file is opened again (describe_file): none pending */
+		close_pending(&pc);
+		if (!describe(sc, &f, pid, fddir, d->d_name, &fi, infodir))
 			continue;
 		p.fds = mem_grow(p.fds, &cap, p.nfds, sizeof(*p.fds));
 		p.fds[p.nfds++] = f;
 	}
+	close_pending(&pc);
 	closedir(dir);
 	close(fddir);
 	if (!p.nfds && !sc->prom)
@@ -441,6 +533,8 @@ static void json_string(const char *name, const char *s)
 
 static void print_json(const struct proc_info *p, const struct fd_info *f)
 {
+	char buf[64];
+
 	printf("{\"pid\":%d", p->pid);
 	json_string("user", p->user);
 	json_string("exe", p->exe);
@@ -449,7 +543,7 @@ static void print_json(const struct proc_info *p, const struct fd_info *f)
 	       f->fd);
 	json_string("kind", f->kind);
 	json_string("risk", risk_names[f->risk]);
-	json_string("target", f->target);
+	json_string("target", target_of(f, buf, sizeof(buf)));
 	if (f->sock) {
 		json_string("family", f->sock->family);
 		json_string("socktype", f->sock->type);
@@ -468,9 +562,11 @@ static void print_json(const struct proc_info *p, const struct fd_info *f)
 
 static void print_fd(const struct fd_info *f)
 {
+	char buf[64];
+
 	printf("  %-6s fd %-3d %-9s ", risk_names[f->risk], f->fd, f->kind);
 	if (!f->sock) {
-		fputs_escaped(f->target, stdout);
+		fputs_escaped(target_of(f, buf, sizeof(buf)), stdout);
 		printf("%s%s\n", f->writable ? " (open for writing)" : "",
 		       f->mode_unknown ? " (its filesystem did not answer: "
 					 "who may read it is unknown)" :

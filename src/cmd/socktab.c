@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Socket tables, one per network namespace (named by the /proc/PID/ns/net
- * link), each from one sock_diag dump per family and protocol, and an
- * open-addressing hash on the inode.  Binary, from the kernel: not
+ * link), each from one sock_diag dump per family and protocol, sorted
+ * by inode.  Binary, from the kernel: not
  * /proc/PID/net/unix, where a socket bound to an abstract name with a
  * newline in it prints a row of its owner's choosing (core/sockdiag.h).
  * Nothing is read again when the scan comes back to a namespace, and no
@@ -29,11 +29,12 @@
 
 struct netns_table {
 	char netns[64];
+	/* sorted by inode once dumped */
 	struct sock_info *v;
 	size_t n, cap;
-	/* index + 1 into v; 0 is an empty slot; a power of two long */
-	uint32_t *slots;
-	size_t nslots;
+	/* where the last lookup ended: a process's fds mostly come in the
+	 * order their sockets were made, which is their inodes' */
+	size_t at;
 };
 
 struct sock_tables {
@@ -121,6 +122,7 @@ static void one_inet(struct netns_table *t, const char *type, const void *p,
 {
 	const struct sockdiag_inet_msg *m = p;
 	struct sock_info *s;
+	char addr[64];
 	bool v6;
 
 	if (len < sizeof(*m) || !m->inode)
@@ -129,13 +131,17 @@ static void one_inet(struct netns_table *t, const char *type, const void *p,
 	s = add(t);
 	*s = (struct sock_info){ .inode = m->inode,
 				 .type = type,
-				 .family = v6 ? "inet6" : "inet" };
-	format_inet(s->local, sizeof(s->local), m->id.src, m->id.sport, v6);
+				 .family = v6 ? "inet6" : "inet",
+				 .local = "",
+				 .peer = "" };
+	format_inet(addr, sizeof(addr), m->id.src, m->id.sport, v6);
+	s->local = mem_strdup(addr);
 	s->listening = !strcmp(type, "stream") && m->state == STATE_LISTEN;
 	s->connected = m->state == STATE_ESTABLISHED;
-	if (s->connected)
-		format_inet(s->peer, sizeof(s->peer), m->id.dst, m->id.dport,
-			    v6);
+	if (s->connected) {
+		format_inet(addr, sizeof(addr), m->id.dst, m->id.dport, v6);
+		s->peer = mem_strdup(addr);
+	}
 }
 
 static void load_inet(struct netns_table *t, int nl, int family, int protocol,
@@ -170,6 +176,7 @@ static void one_unix(struct netns_table *t, const char *type_unused,
 	const struct sockdiag_attr *a;
 	const char *name;
 	struct sock_info *s;
+	char *local;
 	size_t at, i, n;
 
 	if (len < sizeof(*m))
@@ -177,7 +184,9 @@ static void one_unix(struct netns_table *t, const char *type_unused,
 	s = add(t);
 	*s = (struct sock_info){ .inode = m->ino,
 				 .family = "unix",
-				 .type = m->type < 6 ? types[m->type] : "?" };
+				 .type = m->type < 6 ? types[m->type] : "?",
+				 .local = "",
+				 .peer = "" };
 	s->listening = m->state == STATE_LISTEN;
 	s->connected = m->state == STATE_ESTABLISHED;
 	for (at = sizeof(*m); at + sizeof(*a) <= len;
@@ -192,9 +201,12 @@ static void one_unix(struct netns_table *t, const char *type_unused,
 		/* a path ends at its NUL; an abstract name is all its bytes */
 		if (n && name[0])
 			n = strnlen(name, n);
-		for (i = 0; i < n && i < sizeof(s->local) - 1; i++)
-			s->local[i] = name[i] ? name[i] : '@';
-		s->local[i] = '\0';
+		if (!n)
+			continue;
+		local = mem_zalloc(n + 1, 1);
+		for (i = 0; i < n; i++)
+			local[i] = name[i] ? name[i] : '@';
+		s->local = local;
 	}
 }
 
@@ -247,28 +259,11 @@ static int netlink_in(struct sock_tables *st, int pid, const char *netns)
 	return nl;
 }
 
-/* Fibonacci hashing: the product's top bits, which every inode bit moves. */
-static size_t hash_inode(unsigned long inode, size_t nslots)
+static int by_inode(const void *a, const void *b)
 {
-	uint64_t h = (uint64_t)inode * 0x9e3779b97f4a7c15ull;
+	const struct sock_info *x = a, *y = b;
 
-	return (size_t)(h >> (64 - __builtin_ctzll(nslots)));
-}
-
-/* Index the table: at most half the slots used, so probes stay short. */
-static void build_hash(struct netns_table *t)
-{
-	size_t i, h;
-
-	for (t->nslots = 64; t->nslots < 2 * t->n; t->nslots *= 2)
-		;
-	t->slots = mem_zalloc(t->nslots, sizeof(*t->slots));
-	for (i = 0; i < t->n && i < UINT32_MAX - 1; i++) {
-		for (h = hash_inode(t->v[i].inode, t->nslots); t->slots[h];
-		     h = (h + 1) & (t->nslots - 1))
-			;
-		t->slots[h] = (uint32_t)(i + 1);
-	}
+	return (x->inode > y->inode) - (x->inode < y->inode);
 }
 
 static struct netns_table *tables_of(struct sock_tables *st, int pid)
@@ -306,7 +301,9 @@ static struct netns_table *tables_of(struct sock_tables *st, int pid)
 		load_unix(t, nl);
 		close(nl);
 	}
-	build_hash(t);
+	/* a sorted array, searched from where the last search ended */
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), by_inode);
 	return t;
 }
 
@@ -324,11 +321,16 @@ struct sock_tables *socktab_new(void)
 
 void socktab_free(struct sock_tables *st)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < st->n; i++) {
+		for (j = 0; j < st->t[i].n; j++) {
+			if (st->t[i].v[j].local[0])
+				free((char *)st->t[i].v[j].local);
+			if (st->t[i].v[j].peer[0])
+				free((char *)st->t[i].v[j].peer);
+		}
 		free(st->t[i].v);
-		free(st->t[i].slots);
 	}
 	free(st->t);
 	if (st->self_ns >= 0)
@@ -340,11 +342,27 @@ const struct sock_info *socktab_find(struct sock_tables *st, int pid,
 				     unsigned long inode)
 {
 	struct netns_table *t = tables_of(st, pid);
-	size_t h;
+	size_t lo = 0, hi = t->n, step;
 
-	for (h = hash_inode(inode, t->nslots); t->slots[h];
-	     h = (h + 1) & (t->nslots - 1))
-		if (t->v[t->slots[h] - 1].inode == inode)
-			return &t->v[t->slots[h] - 1];
-	return NULL;
+	if (!t->n)
+		return NULL;
+	/* from the last answer: one step forward, then doubling steps */
+	if (t->at < t->n && t->v[t->at].inode <= inode) {
+		lo = t->at;
+		for (step = 1;
+		     lo + step < t->n && t->v[lo + step].inode <= inode;
+		     step *= 2)
+			lo += step;
+		hi = lo + step < t->n ? lo + step : t->n;
+	}
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].inode <= inode)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	t->at = lo;
+	return t->v[lo].inode == inode ? &t->v[lo] : NULL;
 }

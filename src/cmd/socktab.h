@@ -2,7 +2,7 @@
 /*
  * The sockets of a network namespace as sock_diag describes them (unix,
  * and TCP and UDP over IPv4 and IPv6), found by inode (cloexec --scan).
- * Each namespace is dumped once and hashed: a host with 100,000 sockets is
+ * Each namespace is dumped once and sorted: a host with 100,000 sockets is
  * one dump of each kind and one lookup per fd, not a pass over a table
  * per fd.  Another namespace is dumped from inside it (setns, root only);
  * where that cannot be done, its sockets are not found.
@@ -12,11 +12,15 @@
 
 #include <stdbool.h>
 
-/* A socket as sock_diag describes it, in /proc/PID/net/'s words. */
+/*
+ * A socket as sock_diag describes it, in /proc/PID/net/'s words.  local
+ * and peer are "" where it has none (most unix sockets: a host with
+ * 100,000 of them holds no copy of an empty name per socket).
+ */
 struct sock_info {
 	unsigned long inode;
 	const char *family, *type;
-	char local[64], peer[64];
+	const char *local, *peer;
 	bool listening, connected;
 };
 
