@@ -130,38 +130,50 @@ static bool fdinfo_field(const char *line, const char *key, size_t len,
 }
 
 /*
- * The scan opens one fdinfo per fd, and closes them a run at a time
- * (close_range): one system call fewer per fd of 100,000.  The run is
- * the numbers from lo up to hi, each opened here and not closed yet.
+ * The scan opens one fdinfo per fd, and closes them many at a time: one
+ * close_range for each run of consecutive numbers among them (the kernel
+ * gives the lowest free number, so they mostly are one run, broken only
+ * where a number was taken before), one system call fewer per fd of
+ * 100,000.
  */
+#define PENDING_MAX 256
+
 struct pending {
-	int lo, hi;
+	int fd[PENDING_MAX];
+	int n;
 };
 
-static void close_pending(struct pending *pc)
+static void close_run(int lo, int hi)
 {
 	int fd;
 
-	if (pc->lo < 0)
-		return;
-	if (syscall(SYS_close_range, pc->lo, pc->hi, 0))
-		for (fd = pc->lo; fd <= pc->hi; fd++)
+	if (syscall(SYS_close_range, lo, hi, 0))
+		for (fd = lo; fd <= hi; fd++)
 			close(fd);
-	pc->lo = pc->hi = -1;
 }
 
-/* fd, just opened, closed now or with its run (pc NULL: now). */
+static void close_pending(struct pending *pc)
+{
+	int i, lo;
+
+	for (i = 0, lo = 0; i < pc->n; i++)
+		if (i + 1 == pc->n || pc->fd[i + 1] != pc->fd[i] + 1) {
+			close_run(pc->fd[lo], pc->fd[i]);
+			lo = i + 1;
+		}
+	pc->n = 0;
+}
+
+/* fd, just opened, closed now or with the others (pc NULL: now). */
 static void close_later(struct pending *pc, int fd)
 {
 	if (!pc) {
 		close(fd);
 		return;
 	}
-	if (pc->lo >= 0 && (fd != pc->hi + 1 || fd - pc->lo >= 255))
+	pc->fd[pc->n++] = fd;
+	if (pc->n == PENDING_MAX)
 		close_pending(pc);
-	if (pc->lo < 0)
-		pc->lo = fd;
-	pc->hi = fd;
 }
 
 static bool read_fdinfo_at(int dirfd, const char *name, struct fdinfo *fi,
@@ -436,7 +448,7 @@ static bool scan_process(struct scan *sc, int pid)
 {
 	char path[32];
 	struct proc_info p = { .pid = pid };
-	struct pending pc = { -1, -1 };
+	struct pending pc = { .n = 0 };
 	struct dirent *d;
 	size_t cap = 0;
 	int infodir, fddir;
@@ -466,11 +478,8 @@ static bool scan_process(struct scan *sc, int pid)
 
 		if (d->d_name[0] == '.' || f.fd <= 2 ||
 		    !read_fdinfo_at(infodir, d->d_name, &fi, &pc) ||
-		    (fi.flags & O_CLOEXEC))
-			continue;
-		/* a file is opened again (describe_file): none pending */
-		close_pending(&pc);
-		if (!describe(sc, &f, pid, fddir, d->d_name, &fi, infodir))
+		    (fi.flags & O_CLOEXEC) ||
+		    !describe(sc, &f, pid, fddir, d->d_name, &fi, infodir))
 			continue;
 		p.fds = mem_grow(p.fds, &cap, p.nfds, sizeof(*p.fds));
 		p.fds[p.nfds++] = f;
