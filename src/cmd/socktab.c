@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Socket tables, one per network namespace (named by the /proc/PID/ns/net
- * link), each from one sock_diag dump per family and protocol, and an
- * index on the inode.  Binary, from the kernel: not
+ * link), each from one sock_diag dump per family and protocol, sorted
+ * by inode.  Binary, from the kernel: not
  * /proc/PID/net/unix, where a socket bound to an abstract name with a
  * newline in it prints a row of its owner's choosing (core/sockdiag.h).
  * Nothing is read again when the scan comes back to a namespace, and no
@@ -27,23 +27,14 @@
 #include "mem.h"
 #include "socktab.h"
 
-/*
- * The table's index: open addressing on the inode itself (the kernel
- * numbers sockets one after the other), so that a process's fds, which
- * mostly come in the order their sockets were made, are looked up in
- * neighbouring slots.  A slot holds the inode's low 32 bits and the
- * socket's index + 1 (0: empty), and is a power of two long.
- */
-struct slot {
-	uint32_t ino, index;
-};
-
 struct netns_table {
 	char netns[64];
+	/* sorted by inode once dumped */
 	struct sock_info *v;
 	size_t n, cap;
-	struct slot *slots;
-	size_t nslots;
+	/* where the last lookup ended: a process's fds mostly come in the
+	 * order their sockets were made, which is their inodes' */
+	size_t at;
 };
 
 struct sock_tables {
@@ -268,22 +259,11 @@ static int netlink_in(struct sock_tables *st, int pid, const char *netns)
 	return nl;
 }
 
-/* At most half the slots used, so that probes stay short. */
-static void build_index(struct netns_table *t)
+static int by_inode(const void *a, const void *b)
 {
-	size_t i, h, mask;
+	const struct sock_info *x = a, *y = b;
 
-	for (t->nslots = 64; t->nslots < 2 * t->n; t->nslots *= 2)
-		;
-	t->slots = mem_zalloc(t->nslots, sizeof(*t->slots));
-	mask = t->nslots - 1;
-	for (i = 0; i < t->n && i < UINT32_MAX - 1; i++) {
-		for (h = t->v[i].inode & mask; t->slots[h].index;
-		     h = (h + 1) & mask)
-			;
-		t->slots[h].ino = (uint32_t)t->v[i].inode;
-		t->slots[h].index = (uint32_t)(i + 1);
-	}
+	return (x->inode > y->inode) - (x->inode < y->inode);
 }
 
 static struct netns_table *tables_of(struct sock_tables *st, int pid)
@@ -321,7 +301,9 @@ static struct netns_table *tables_of(struct sock_tables *st, int pid)
 		load_unix(t, nl);
 		close(nl);
 	}
-	build_index(t);
+	/* a sorted array, searched from where the last search ended */
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), by_inode);
 	return t;
 }
 
@@ -349,7 +331,6 @@ void socktab_free(struct sock_tables *st)
 				free((char *)st->t[i].v[j].peer);
 		}
 		free(st->t[i].v);
-		free(st->t[i].slots);
 	}
 	free(st->t);
 	if (st->self_ns >= 0)
@@ -361,15 +342,27 @@ const struct sock_info *socktab_find(struct sock_tables *st, int pid,
 				     unsigned long inode)
 {
 	struct netns_table *t = tables_of(st, pid);
-	size_t mask = t->nslots - 1, h;
-	const struct sock_info *s;
+	size_t lo = 0, hi = t->n, step;
 
-	for (h = inode & mask; t->slots[h].index; h = (h + 1) & mask) {
-		if (t->slots[h].ino != (uint32_t)inode)
-			continue;
-		s = &t->v[t->slots[h].index - 1];
-		if (s->inode == inode)
-			return s;
+	if (!t->n)
+		return NULL;
+	/* from the last answer: one step forward, then doubling steps */
+	if (t->at < t->n && t->v[t->at].inode <= inode) {
+		lo = t->at;
+		for (step = 1;
+		     lo + step < t->n && t->v[lo + step].inode <= inode;
+		     step *= 2)
+			lo += step;
+		hi = lo + step < t->n ? lo + step : t->n;
 	}
-	return NULL;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].inode <= inode)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	t->at = lo;
+	return t->v[lo].inode == inode ? &t->v[lo] : NULL;
 }

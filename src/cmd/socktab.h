@@ -2,7 +2,7 @@
 /*
  * The sockets of a network namespace as sock_diag describes them (unix,
  * and TCP and UDP over IPv4 and IPv6), found by inode (cloexec --scan).
- * Each namespace is dumped once and indexed: a host with 100,000 sockets is
+ * Each namespace is dumped once and sorted: a host with 100,000 sockets is
  * one dump of each kind and one lookup per fd, not a pass over a table
  * per fd.  Another namespace is dumped from inside it (setns, root only);
  * where that cannot be done, its sockets are not found.
