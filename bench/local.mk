@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 # `make bench`: not part of `make check`; see bench/run.sh.
-EXTRA_PROGRAMS = bench/fdbench bench/startme bench/execone bench/forkexec
+EXTRA_PROGRAMS = bench/fdbench bench/startme bench/execone bench/forkexec \
+	bench/fdinfofloor
 bench_fdbench_SOURCES = bench/fdbench.c \
 	tests/lib/oldkernel.c tests/lib/oldkernel.h tests/lib/fdmsg.h
 bench_fdbench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/lib
@@ -9,6 +10,7 @@ bench_fdbench_LDADD = -lpthread
 bench_startme_SOURCES = bench/startme.c
 bench_execone_SOURCES = bench/execone.c
 bench_forkexec_SOURCES = bench/forkexec.c
+bench_fdinfofloor_SOURCES = bench/fdinfofloor.c
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run.sh bench/report.awk bench/pipeline.sh bench/scan.sh
 
@@ -20,9 +22,11 @@ bench: bench/fdbench bench/startme bench/execone bench/forkexec \
 	  $(SHELL) $(srcdir)/bench/run.sh
 .PHONY: bench
 
-# `make bench-scan`: cloexec --scan at 20,000 and 100,000 sockets.
-bench-scan: src/cloexec tests/lib/holdfds
+# `make bench-scan`: cloexec --scan at 20,000 and 100,000 sockets, and
+# the floor under it (bench/fdinfofloor).
+bench-scan: src/cloexec tests/lib/holdfds bench/fdinfofloor
 	@CLOEXEC_CMD='$(abs_top_builddir)/src/cloexec' \
 	  HOLDFDS='$(abs_top_builddir)/tests/lib/holdfds' \
+	  FDINFOFLOOR='$(abs_top_builddir)/bench/fdinfofloor' \
 	  OLD_CLOEXEC='$(OLD_CLOEXEC)' $(SHELL) $(srcdir)/bench/scan.sh
 .PHONY: bench-scan

@@ -24,6 +24,7 @@ src_libcorebase_la_SOURCES = \
 	src/core/image.c src/core/image.h \
 	src/core/layers.c src/core/layers.h \
 	src/core/line.c src/core/line.h \
+	src/core/peek.c src/core/peek.h \
 	src/core/load.h \
 	src/core/pid.c src/core/pid.h \
 	src/core/policy.c src/core/policy.h \
@@ -32,6 +33,7 @@ src_libcorebase_la_SOURCES = \
 	src/core/report.c src/core/report.h \
 	src/core/shell.c src/core/shell.h \
 	src/core/sink.c src/core/sink.h \
+	src/core/sockdiag.c src/core/sockdiag.h \
 	src/core/str.h \
 	src/core/sys.h \
 	src/core/thread.h \

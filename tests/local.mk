@@ -87,6 +87,7 @@ UNIT_TESTS = \
 	tests/unit/check_exec \
 	tests/unit/check_flags \
 	tests/unit/check_forklock \
+	tests/unit/check_peek \
 	tests/unit/check_policy \
 	tests/unit/check_probe \
 	tests/unit/check_real
@@ -97,6 +98,8 @@ tests_unit_check_flags_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_check_flags_LDADD = $(UNIT_LIBS)
 tests_unit_check_forklock_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_check_forklock_LDADD = $(UNIT_LIBS)
+tests_unit_check_peek_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_check_peek_LDADD = $(UNIT_LIBS)
 tests_unit_check_policy_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_check_policy_LDADD = $(UNIT_TEST_SWITCH_LIBS)
 tests_unit_check_probe_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -108,6 +111,7 @@ tests_unit_check_real_LDADD = $(UNIT_LIBS)
 # on this kernel and on the emulated one (tests/lib/testlib.h).
 IT_TESTS = \
 	tests/it/it_entry \
+	tests/it/it_null \
 	tests/it/it_lock \
 	tests/it/it_window \
 	tests/it/it_policy \
@@ -127,6 +131,8 @@ IT_TESTS = \
 check_PROGRAMS += $(IT_TESTS)
 tests_it_it_entry_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_entry_LDADD = $(IT_LIBS) -lutil
+tests_it_it_null_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_it_it_null_LDADD = $(IT_LIBS) -lutil
 tests_it_it_lock_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_it_it_lock_LDADD = $(IT_LIBS)
 tests_it_it_window_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -200,7 +206,8 @@ tests_lib_stuckfs_LDADD = $(FUSE3_LIBS)
 endif
 
 # A kernel without openat2, for its children (preload.test).
-check_PROGRAMS += tests/lib/noopenat2
+check_PROGRAMS += tests/lib/noopenat2 tests/lib/flipname
+tests_lib_flipname_SOURCES = tests/lib/flipname.c
 tests_lib_noopenat2_SOURCES = tests/lib/noopenat2.c
 tests_lib_noopenat2_CPPFLAGS = $(AM_CPPFLAGS) $(KERNEL_TEST_CPPFLAGS)
 
@@ -245,6 +252,7 @@ SHELL_TESTS = \
 	tests/cmd/auditlog.test \
 	tests/cmd/checkstatus.test \
 	tests/cmd/trust.test \
+	tests/cmd/treerace.test \
 	tests/cmd/signals.test \
 	tests/cmd/keeplog.test \
 	tests/cmd/auditfd.test \

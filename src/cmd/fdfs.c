@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Which filesystem an fd's file lies on comes from fdinfo's mnt_id and
- * the process's /proc/PID/mountinfo (read once per mount namespace):
- * neither asks the filesystem anything.  The filesystems in local_fs
- * answer a stat from the kernel's own memory or a local disk; a stat of
- * any other (fuse.*, nfs, cifs, 9p, overlay over any of them, one not
- * known here) runs in a child that is killed when it takes too long:
- * FUSE and NFS wait for their servers killably.
+ * Which filesystem a file lies on comes from the fdinfo of the fd that
+ * will be stat'ed (its mnt_id) and the process's /proc/PID/mountinfo
+ * (read once per mount namespace): neither asks the filesystem anything.
+ * The filesystems in local_fs answer a stat from the kernel's own memory
+ * or a local disk; a stat of any other (fuse.*, nfs, cifs, 9p, overlay
+ * over any of them, one not known here) runs in a child that is killed
+ * when it takes too long: FUSE and NFS wait for their servers killably.
  */
 #include "config.h"
 
@@ -136,8 +136,8 @@ static bool mount_is_local(struct fd_fs *fs, int pid, int mnt_id)
 	return false;
 }
 
-/* stat in a child: its answer, or ETIMEDOUT and the child killed. */
-static int stat_in_child(struct fd_fs *fs, const char *path, struct stat *st)
+/* fstat in a child: its answer, or ETIMEDOUT and the child killed. */
+static int stat_in_child(struct fd_fs *fs, int fd, struct stat *st)
 {
 	struct pollfd pfd = { .events = POLLIN };
 	struct {
@@ -158,7 +158,7 @@ static int stat_in_child(struct fd_fs *fs, const char *path, struct stat *st)
 	}
 	if (pid == 0) {
 		close(p[0]);
-		answer.err = stat(path, &answer.st) ? errno : 0;
+		answer.err = fstat(fd, &answer.st) ? errno : 0;
 		_exit(write(p[1], &answer, sizeof(answer)) != sizeof(answer));
 	}
 	close(p[1]);
@@ -188,20 +188,18 @@ static int stat_in_child(struct fd_fs *fs, const char *path, struct stat *st)
 	return 0;
 }
 
-int fdfs_stat(struct fd_fs *fs, int pid, int fd, int mnt_id, struct stat *st)
+int fdfs_fstat(struct fd_fs *fs, int pid, int fd, int mnt_id, struct stat *st)
 {
-	char path[64];
 	size_t i;
 
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, fd);
 	if (mnt_id >= 0 && mount_is_local(fs, pid, mnt_id))
-		return stat(path, st);
+		return fstat(fd, st);
 	for (i = 0; mnt_id >= 0 && i < fs->nslow; i++)
 		if (fs->slow[i] == mnt_id) {
 			errno = ETIMEDOUT;
 			return -1;
 		}
-	if (!stat_in_child(fs, path, st))
+	if (!stat_in_child(fs, fd, st))
 		return 0;
 	if (errno == ETIMEDOUT && mnt_id >= 0) {
 		fs->slow = append(fs->slow, fs->nslow, sizeof(*fs->slow));

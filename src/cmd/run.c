@@ -32,6 +32,7 @@
 #include "summarize.h"
 
 #include "core/report.h"
+#include "core/sockdiag.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -64,9 +65,10 @@ static void audit_log_name(char *buf, size_t size)
  */
 void open_audit(const char *keep_log, struct audit_run *run)
 {
-	char path[PATH_MAX], value[128];
+	char path[PATH_MAX], value[160];
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	unsigned char bytes[16];
+	uint32_t cookie[2];
 	struct stat w, r;
 	size_t i;
 	int fd, n;
@@ -139,6 +141,15 @@ void open_audit(const char *keep_log, struct audit_run *run)
 		die("cannot stat the audit's socket", NULL);
 	n += snprintf(value + n, sizeof(value) - (size_t)n, ":%s:%llu",
 		      run->token, (unsigned long long)w.st_ino);
+	/*
+	 * And its cookie, which the kernel gives no other socket ever: the
+	 * library sends only while the name leads to this very socket
+	 * (core/sockdiag.h), not to one that got its inode number again.
+	 */
+	if (w.st_ino <= 0xffffffffu &&
+	    sockdiag_unix_cookie((uint32_t)w.st_ino, cookie))
+		snprintf(value + n, sizeof(value) - (size_t)n, ":%llu",
+			 (unsigned long long)cookie[1] << 32 | cookie[0]);
 	if (setenv(REPORT_AUDIT_SOCKET_ENV, value, 1))
 		die("cannot set " REPORT_AUDIT_SOCKET_ENV, NULL);
 }

@@ -5,14 +5,16 @@
  * library nowhere; a process it may not read is counted and named.
  *
  * An fd is inheritable when O_CLOEXEC is clear in the "flags:" line of
- * /proc/PID/fdinfo/N (the kernel reports close-on-exec there, in octal).
- * Sockets are named by looking their inode up in the tables of
- * /proc/PID/net/, which shows the tables of that process's network
- * namespace (socktab.c).
+ * /proc/PID/fdinfo/N (the kernel reports close-on-exec there, in octal);
+ * the same read names its mount and inode, which is all there is to learn
+ * of a socket or a pipe.  Sockets are named by looking their inode up in
+ * their network namespace's tables (socktab.c: sock_diag).
  *
  * Other processes choose what is read here, so nothing of theirs may stall
  * or spoof the scan: no call that waits on a file's filesystem is made
  * where that filesystem could be a server that never answers (fdfs.c),
+ * on the very file whose mount said so (an O_PATH fd of the scan's own:
+ * describe_file), no text another user can shape is parsed (socktab.c),
  * and every name (executable, argv, file, socket path, user, comm) is
  * printed escaped (escape.c; --json escapes its own way).
  */
@@ -28,7 +30,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "escape.h"
@@ -46,8 +50,12 @@ struct fd_info {
 	int fd;
 	enum risk risk;
 	const char *kind;
-	/* the link text, allocated: a host may hold 100,000 fds */
+	/*
+	 * The link text, allocated: a host may hold 100,000 fds.  NULL for a
+	 * socket or a pipe known by its inode: "socket:[INO]" when printed.
+	 */
 	char *target;
+	unsigned long ino;
 	int mnt_id;
 	bool writable, mode_unknown;
 	const struct sock_info *sock;
@@ -67,6 +75,10 @@ struct scan {
 	struct scan_prom *prom; /* --format=prometheus: every process read */
 	struct sock_tables *socks;
 	struct fd_fs *fs;
+	/* this process's /proc/self/fdinfo and /proc/self/fd */
+	int selfinfo, selffd;
+	/* the mounts of every socket and every pipe (fdinfo's mnt_id) */
+	int sockfs, pipefs;
 	struct proc_info *procs;
 	size_t nprocs, cap, scanned, counts[RISK_COUNT];
 	char unreadable[1024];
@@ -90,10 +102,138 @@ static ssize_t read_proc(const char *path, char *buf, size_t size)
 }
 
 /*
+ * What /proc/PID/fdinfo/N says of an fd: its flags (O_CLOEXEC, the access
+ * mode, in octal), the mount its file lies on, and its inode (0 where the
+ * kernel does not say).  One read: the three come first.  dirfd is the
+ * process's fdinfo directory, name the fd's number.
+ */
+struct fdinfo {
+	unsigned long flags, ino;
+	int mnt_id;
+};
+
+/* The decimal (base 10) or octal (8) number after "key:\t" in a line. */
+static bool fdinfo_field(const char *line, const char *key, size_t len,
+			 unsigned base, unsigned long *v)
+{
+	const char *p = line + len;
+
+	if (memcmp(line, key, len) || (*p != '\t' && *p != ' '))
+		return false;
+	while (*p == '\t' || *p == ' ')
+		p++;
+	if (*p < '0' || *p > (base == 8 ? '7' : '9'))
+		return false;
+	for (*v = 0; *p >= '0' && *p <= (base == 8 ? '7' : '9'); p++)
+		*v = *v * base + (unsigned long)(*p - '0');
+	return true;
+}
+
+/*
+ * The scan opens one fdinfo per fd, and closes them many at a time: one
+ * close_range for each run of consecutive numbers among them (the kernel
+ * gives the lowest free number, so they mostly are one run, broken only
+ * where a number was taken before), one system call fewer per fd of
+ * 100,000.
+ */
+#define PENDING_MAX 256
+
+struct pending {
+	int fd[PENDING_MAX];
+	int n;
+};
+
+static void close_run(int lo, int hi)
+{
+	int fd;
+
+	if (syscall(SYS_close_range, lo, hi, 0))
+		for (fd = lo; fd <= hi; fd++)
+			close(fd);
+}
+
+static void close_pending(struct pending *pc)
+{
+	int i, lo;
+
+	for (i = 0, lo = 0; i < pc->n; i++)
+		if (i + 1 == pc->n || pc->fd[i + 1] != pc->fd[i] + 1) {
+			close_run(pc->fd[lo], pc->fd[i]);
+			lo = i + 1;
+		}
+	pc->n = 0;
+}
+
+/* fd, just opened, closed now or with the others (pc NULL: now). */
+static void close_later(struct pending *pc, int fd)
+{
+	if (!pc) {
+		close(fd);
+		return;
+	}
+	pc->fd[pc->n++] = fd;
+	if (pc->n == PENDING_MAX)
+		close_pending(pc);
+}
+
+static bool read_fdinfo_at(int dirfd, const char *name, struct fdinfo *fi,
+			   struct pending *pc)
+{
+	char buf[256], *line, *eol;
+	unsigned long v;
+	bool flags = false;
+	ssize_t n;
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close_later(pc, fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	fi->mnt_id = -1;
+	fi->ino = 0;
+	for (line = buf; *line; line = eol + 1) {
+		eol = strchr(line, '\n');
+		if (!eol)
+			break;
+		if (fdinfo_field(line, "flags:", 6, 8, &v)) {
+			fi->flags = v;
+			flags = true;
+		} else if (fdinfo_field(line, "mnt_id:", 7, 10, &v)) {
+			fi->mnt_id = v <= INT_MAX ? (int)v : -1;
+		} else if (fdinfo_field(line, "ino:", 4, 10, &v)) {
+			fi->ino = v;
+		}
+	}
+	return flags;
+}
+
+static bool read_fdinfo(int dirfd, const char *name, struct fdinfo *fi)
+{
+	return read_fdinfo_at(dirfd, name, fi, NULL);
+}
+
+/* The mount an fd of this process lies on (fdinfo), -2 if unknown. */
+static int own_mount(struct scan *sc, int fd)
+{
+	char name[16];
+	struct fdinfo fi;
+
+	snprintf(name, sizeof(name), "%d", fd);
+	return sc->selfinfo >= 0 && read_fdinfo(sc->selfinfo, name, &fi) &&
+			       fi.mnt_id >= 0 ?
+		       fi.mnt_id :
+		       -2;
+}
+
+/*
  * The risk classes of cloexec(1): what a program that inherits the fd
  * could do with it that it could not do otherwise.
  */
-static void classify_file(struct scan *sc, struct fd_info *f, int pid)
+static void classify_file(struct scan *sc, struct fd_info *f, int pid, int obj,
+			  int mnt_id)
 {
 	struct stat st;
 	bool private = false;
@@ -104,7 +244,7 @@ static void classify_file(struct scan *sc, struct fd_info *f, int pid)
 		return;
 	}
 	f->kind = "file";
-	if (!fdfs_stat(sc->fs, pid, f->fd, f->mnt_id, &st)) {
+	if (!fdfs_fstat(sc->fs, pid, obj, mnt_id, &st)) {
 		private = !(st.st_mode & S_IROTH);
 		if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
 			f->kind = "device";
@@ -121,49 +261,116 @@ static void classify_file(struct scan *sc, struct fd_info *f, int pid)
 		f->risk = RISK_MEDIUM;
 }
 
-static void classify(struct scan *sc, struct fd_info *f, int pid)
+/*
+ * A file: what is decided (its path, its mount) and what is stat'ed are
+ * one object, the one the fd number holds when it is opened here
+ * (O_PATH, through /proc/PID/fd/N: nothing asked of its filesystem), and
+ * asked of that fd of ours: the process may dup2 another file onto the
+ * number at any time, one on a FUSE server that never answers among them.
+ * The number's flags are read again while it holds another file than
+ * this (a few times: one that keeps changing is shown as it was last).
+ * False to leave the fd out.
+ */
+static bool describe_file(struct scan *sc, struct fd_info *f, int pid,
+			  int fddir, const char *name, struct fdinfo *fi,
+			  int infodir)
 {
-	unsigned long inode;
+	char own[16], target[PATH_MAX];
+	struct fdinfo mine;
+	ssize_t n;
+	int obj, tries;
 
-	if (sscanf(f->target, "socket:[%lu]", &inode) == 1) {
-		f->kind = "socket";
-		f->sock = socktab_find(sc->socks, pid, inode);
-		f->risk = f->sock && f->sock->listening ? RISK_HIGH :
-			  RISK_MEDIUM;
-	} else if (!strncmp(f->target, "pipe:", 5)) {
-		f->kind = "pipe";
-		f->risk = RISK_LOW;
-	} else if (!strncmp(f->target, "anon_inode:", 11)) {
-		f->kind = "anon_inode";
-		f->risk = RISK_LOW;
-	} else if (f->target[0] == '/') {
-		classify_file(sc, f, pid);
-	} else {
-		f->kind = "other";
-		f->risk = RISK_MEDIUM;
+	for (tries = 0;; tries++) {
+		obj = openat(fddir, name, O_PATH | O_CLOEXEC);
+		if (obj < 0)
+			return false;
+		snprintf(own, sizeof(own), "%d", obj);
+		if (sc->selfinfo < 0 ||
+		    !read_fdinfo(sc->selfinfo, own, &mine) ||
+		    (n = readlinkat(sc->selffd, own, target,
+				    sizeof(target) - 1)) < 0) {
+			close(obj);
+			return false;
+		}
+		if (!fi->ino || mine.ino == fi->ino || tries == 3)
+			break;
+		close(obj);
+		if (!read_fdinfo(infodir, name, fi))
+			return false;
 	}
+	target[n] = '\0';
+	if (fi->flags & O_CLOEXEC) {
+		close(obj);
+		return false;
+	}
+	f->writable = (fi->flags & O_ACCMODE) != O_RDONLY;
+	f->mnt_id = mine.mnt_id;
+	f->target = mem_strdup(target);
+	classify_file(sc, f, pid, obj, mine.mnt_id);
+	close(obj);
+	return true;
 }
 
 /*
- * O_CLOEXEC as fdinfo's octal "flags:" shows it, the access mode, and the
- * mount the file lies on (kernels before 3.15 do not say: -1).
+ * What the fd is: a socket or a pipe by its mount (fdinfo says, with its
+ * inode: no more to read), anything else by its link.  False to leave it
+ * out (it went away meanwhile).
  */
-static bool fd_inheritable(int pid, struct fd_info *f)
+static bool describe(struct scan *sc, struct fd_info *f, int pid, int fddir,
+		     const char *name, struct fdinfo *fi, int infodir)
 {
-	char path[64], buf[512], *flags, *mnt;
-	unsigned long value;
+	char target[PATH_MAX];
+	unsigned long inode;
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", pid, f->fd);
-	if (read_proc(path, buf, sizeof(buf)) < 0)
-		return false;
-	flags = strstr(buf, "flags:");
-	if (!flags || sscanf(flags + 6, "%lo", &value) != 1)
-		return false;
-	mnt = strstr(buf, "mnt_id:");
-	if (!mnt || sscanf(mnt + 7, "%d", &f->mnt_id) != 1)
-		f->mnt_id = -1;
-	f->writable = (value & O_ACCMODE) != O_RDONLY;
-	return !(value & O_CLOEXEC);
+	f->writable = (fi->flags & O_ACCMODE) != O_RDONLY;
+	f->mnt_id = fi->mnt_id;
+	if (fi->ino && fi->mnt_id == sc->sockfs) {
+		f->ino = fi->ino;
+		f->kind = "socket";
+	} else if (fi->ino && fi->mnt_id == sc->pipefs) {
+		f->ino = fi->ino;
+		f->kind = "pipe";
+	} else {
+		n = readlinkat(fddir, name, target, sizeof(target) - 1);
+		if (n < 0)
+			return false;
+		target[n] = '\0';
+		if (target[0] == '/')
+			return describe_file(sc, f, pid, fddir, name, fi,
+					     infodir);
+		if (sscanf(target, "socket:[%lu]", &inode) == 1) {
+			f->ino = inode;
+			f->kind = "socket";
+		} else if (sscanf(target, "pipe:[%lu]", &inode) == 1) {
+			f->ino = inode;
+			f->kind = "pipe";
+		} else {
+			f->target = mem_strdup(target);
+			f->kind = strncmp(target, "anon_inode:", 11) ?
+					  "other" :
+					  "anon_inode";
+		}
+	}
+	if (!strcmp(f->kind, "socket")) {
+		f->sock = socktab_find(sc->socks, pid, f->ino);
+		f->risk =
+			f->sock && f->sock->listening ? RISK_HIGH : RISK_MEDIUM;
+	} else if (!strcmp(f->kind, "other")) {
+		f->risk = RISK_MEDIUM;
+	} else {
+		f->risk = RISK_LOW;
+	}
+	return true;
+}
+
+/* The link text of an fd: its own, or its kind's and its inode's. */
+static const char *target_of(const struct fd_info *f, char *buf, size_t size)
+{
+	if (f->target)
+		return f->target;
+	snprintf(buf, size, "%s:[%lu]", f->kind, f->ino);
+	return buf;
 }
 
 static void describe_process(struct proc_info *p)
@@ -232,43 +439,54 @@ static void note_unreadable(struct scan *sc, int pid)
 			 "%s%d (%s)", len ? ", " : "", pid, safe);
 }
 
-/* Returns false when the process is gone: it is then no part of the scan. */
+/*
+ * Returns false when the process is gone: it is then no part of the scan.
+ * Its fds are listed by /proc/PID/fdinfo, each one's flags read there
+ * first; only an inheritable one is looked at further.
+ */
 static bool scan_process(struct scan *sc, int pid)
 {
 	char path[32];
 	struct proc_info p = { .pid = pid };
+	struct pending pc = { .n = 0 };
 	struct dirent *d;
 	size_t cap = 0;
+	int infodir, fddir;
 	DIR *dir;
 
-	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
-	dir = opendir(path);
-	if (!dir) {
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo", pid);
+	infodir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (infodir < 0) {
 		if (errno == ENOENT || errno == ESRCH)
 			return false;
 		note_unreadable(sc, pid);
 		return true;
 	}
+	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+	fddir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dir = fddir < 0 ? NULL : fdopendir(infodir);
+	if (!dir) {
+		close(infodir);
+		if (fddir >= 0)
+			close(fddir);
+		return false;
+	}
 	sc->scanned++;
 	while ((d = readdir(dir))) {
-		char link[64], target[PATH_MAX];
 		struct fd_info f = { .fd = atoi(d->d_name) };
-		ssize_t n;
+		struct fdinfo fi;
 
 		if (d->d_name[0] == '.' || f.fd <= 2 ||
-		    !fd_inheritable(pid, &f))
+		    !read_fdinfo_at(infodir, d->d_name, &fi, &pc) ||
+		    (fi.flags & O_CLOEXEC) ||
+		    !describe(sc, &f, pid, fddir, d->d_name, &fi, infodir))
 			continue;
-		snprintf(link, sizeof(link), "%s/%d", path, f.fd);
-		n = readlink(link, target, sizeof(target) - 1);
-		if (n < 0)
-			continue;
-		target[n] = '\0';
-		f.target = mem_strdup(target);
-		classify(sc, &f, pid);
 		p.fds = mem_grow(p.fds, &cap, p.nfds, sizeof(*p.fds));
 		p.fds[p.nfds++] = f;
 	}
+	close_pending(&pc);
 	closedir(dir);
+	close(fddir);
 	if (!p.nfds && !sc->prom)
 		return true;
 	describe_process(&p);
@@ -282,7 +500,8 @@ static bool scan_process(struct scan *sc, int pid)
 		if (!p.nfds)
 			return true;
 	}
-	sc->procs = mem_grow(sc->procs, &sc->cap, sc->nprocs, sizeof(*sc->procs));
+	sc->procs =
+		mem_grow(sc->procs, &sc->cap, sc->nprocs, sizeof(*sc->procs));
 	sc->procs[sc->nprocs++] = p;
 	return true;
 }
@@ -323,6 +542,8 @@ static void json_string(const char *name, const char *s)
 
 static void print_json(const struct proc_info *p, const struct fd_info *f)
 {
+	char buf[64];
+
 	printf("{\"pid\":%d", p->pid);
 	json_string("user", p->user);
 	json_string("exe", p->exe);
@@ -331,7 +552,7 @@ static void print_json(const struct proc_info *p, const struct fd_info *f)
 	       f->fd);
 	json_string("kind", f->kind);
 	json_string("risk", risk_names[f->risk]);
-	json_string("target", f->target);
+	json_string("target", target_of(f, buf, sizeof(buf)));
 	if (f->sock) {
 		json_string("family", f->sock->family);
 		json_string("socktype", f->sock->type);
@@ -350,9 +571,11 @@ static void print_json(const struct proc_info *p, const struct fd_info *f)
 
 static void print_fd(const struct fd_info *f)
 {
+	char buf[64];
+
 	printf("  %-6s fd %-3d %-9s ", risk_names[f->risk], f->fd, f->kind);
 	if (!f->sock) {
-		fputs_escaped(f->target, stdout);
+		fputs_escaped(target_of(f, buf, sizeof(buf)), stdout);
 		printf("%s%s\n", f->writable ? " (open for writing)" : "",
 		       f->mode_unknown ? " (its filesystem did not answer: "
 					 "who may read it is unknown)" :
@@ -419,8 +642,23 @@ int scan_run(char **pids, enum scan_format format, const char *output,
 	struct scan sc = { .json = json,
 			   .socks = socktab_new(),
 			   .fs = fdfs_new() };
-	int self = getpid(), pid, status = 0;
+	int self = getpid(), pid, status = 0, probe[2];
 	size_t i, j, total = 0;
+
+	sc.selfinfo =
+		open("/proc/self/fdinfo", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	sc.selffd = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* Every socket lies on one mount, every pipe on another. */
+	probe[0] = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	sc.sockfs = probe[0] < 0 ? -2 : own_mount(&sc, probe[0]);
+	if (probe[0] >= 0)
+		close(probe[0]);
+	sc.pipefs = -2;
+	if (!pipe2(probe, O_CLOEXEC)) {
+		sc.pipefs = own_mount(&sc, probe[0]);
+		close(probe[0]);
+		close(probe[1]);
+	}
 
 	if (format == SCAN_PROMETHEUS &&
 	    !(sc.prom = scan_prom_new(output, risk_names, RISK_COUNT))) {
@@ -481,6 +719,10 @@ int scan_run(char **pids, enum scan_format format, const char *output,
 	free(sc.procs);
 	socktab_free(sc.socks);
 	fdfs_free(sc.fs);
+	if (sc.selfinfo >= 0)
+		close(sc.selfinfo);
+	if (sc.selffd >= 0)
+		close(sc.selffd);
 	fprintf(json ? stderr : stdout,
 		"cloexec --scan: %zu inheritable fds above 2 in %zu of %zu "
 		"processes read (%zu high, %zu medium, %zu low)",

@@ -1,59 +1,104 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Socket tables of /proc/PID/net/, one set per network namespace (named by
- * the /proc/PID/ns/net link), each with an open-addressing hash on the
- * inode.  Nothing is read again when the scan comes back to a namespace,
- * and no entry moves once its table is built, so the pointers that
- * socktab_find hands out stay good.
+ * Socket tables, one per network namespace (named by the /proc/PID/ns/net
+ * link), each from one sock_diag dump per family and protocol, sorted
+ * by inode.  Binary, from the kernel: not
+ * /proc/PID/net/unix, where a socket bound to an abstract name with a
+ * newline in it prints a row of its owner's choosing (core/sockdiag.h).
+ * Nothing is read again when the scan comes back to a namespace, and no
+ * entry moves once its table is built, so the pointers that socktab_find
+ * hands out stay good.
  */
 #include "config.h"
 
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/sockdiag.h"
 #include "mem.h"
 #include "socktab.h"
 
 struct netns_table {
 	char netns[64];
+	/* sorted by inode once dumped */
 	struct sock_info *v;
 	size_t n, cap;
-	/* index + 1 into v; 0 is an empty slot; a power of two long */
-	uint32_t *slots;
-	size_t nslots;
+	/* where the last lookup ended: a process's fds mostly come in the
+	 * order their sockets were made, which is their inodes' */
+	size_t at;
 };
 
 struct sock_tables {
 	struct netns_table *t;
 	size_t n, cap;
+	/* this process's network namespace: its name, and an fd to return */
+	char self_netns[64];
+	int self_ns;
 	/* the process asked about last, and the index of its namespace */
 	int last_pid;
 	size_t last;
 };
 
-static void format_inet(char *out, size_t size, const char *hex, bool v6)
+static struct sock_info *add(struct netns_table *t)
 {
-	unsigned char a[16];
-	unsigned port = 0;
-	size_t i, len, nbytes = v6 ? 16 : 4;
-	const char *colon = strchr(hex, ':');
+	t->v = mem_grow(t->v, &t->cap, t->n, sizeof(*t->v));
+	return &t->v[t->n++];
+}
 
-	if (!colon || (size_t)(colon - hex) != 2 * nbytes) {
-		snprintf(out, size, "?");
-		return;
-	}
-	/* The kernel prints each 32-bit word in host byte order. */
-	for (i = 0; i < nbytes; i++) {
-		unsigned b;
-		size_t word = i / 4, in_word = i % 4;
+/*
+ * One dump (sock_diag) of the namespace's sockets that req asks for: each
+ * socket's message to one().  Netlink answers a dump in parts, each a run
+ * of messages, until NLMSG_DONE.  False if the kernel refused it (a
+ * family without its diag module, say).
+ */
+static bool
+dump(int nl, void *req, size_t len, struct netns_table *t, const char *type,
+     void (*one)(struct netns_table *, const char *, const void *, size_t))
+{
+	static char buf[1 << 16] __attribute__((aligned(8)));
+	const struct sockdiag_nlmsghdr *h;
+	ssize_t n;
+	size_t at;
 
-		sscanf(hex + 8 * word + 2 * (3 - in_word), "%2x", &b);
-		a[i] = b;
+	if (send(nl, req, len, 0) != (ssize_t)len)
+		return false;
+	for (;;) {
+		do
+			n = recv(nl, buf, sizeof(buf), 0);
+		while (n < 0 && errno == EINTR);
+		if (n <= 0)
+			return false;
+		for (at = 0; at + sizeof(*h) <= (size_t)n;
+		     at += SOCKDIAG_ALIGN(h->len)) {
+			h = (const void *)(buf + at);
+			if (h->len < sizeof(*h) || at + h->len > (size_t)n)
+				return false;
+			if (h->type == SOCKDIAG_NLMSG_DONE)
+				return true;
+			if (h->type == SOCKDIAG_NLMSG_ERROR)
+				return false;
+			if (h->type == SOCKDIAG_BY_FAMILY)
+				one(t, type, h + 1, h->len - sizeof(*h));
+		}
 	}
-	sscanf(colon + 1, "%x", &port);
+}
+
+static void format_inet(char *out, size_t size, const uint32_t addr[4],
+			uint16_t port, bool v6)
+{
+	const unsigned char *a = (const void *)addr;
+	size_t i, len;
+
+	port = ntohs(port);
 	if (!v6) {
 		snprintf(out, size, "%u.%u.%u.%u:%u", a[0], a[1], a[2], a[3],
 			 port);
@@ -67,115 +112,158 @@ static void format_inet(char *out, size_t size, const char *hex, bool v6)
 	snprintf(out + len, size - len, "]:%u", port);
 }
 
-/* /proc/PID/net/NAME, past its heading line; NULL if it cannot be read. */
-static FILE *open_net_table(int pid, const char *name, char *line, int size)
+/* TCP_LISTEN and TCP_ESTABLISHED: the states the scan tells. */
+#define STATE_LISTEN 10
+#define STATE_ESTABLISHED 1
+
+/* type: "stream" (TCP) or "dgram" (UDP) */
+static void one_inet(struct netns_table *t, const char *type, const void *p,
+		     size_t len)
 {
-	char path[64];
-	FILE *f;
+	const struct sockdiag_inet_msg *m = p;
+	struct sock_info *s;
+	char addr[64];
+	bool v6;
 
-	snprintf(path, sizeof(path), "/proc/%d/net/%s", pid, name);
-	f = fopen(path, "re");
-	if (f && !fgets(line, size, f)) {
-		fclose(f);
-		return NULL;
-	}
-	return f;
-}
-
-static struct sock_info *add(struct netns_table *t)
-{
-	t->v = mem_grow(t->v, &t->cap, t->n, sizeof(*t->v));
-	return &t->v[t->n++];
-}
-
-/* TCP and UDP, v4 and v6: "sl local rem st ... uid timeout inode". */
-static void load_inet(struct netns_table *t, int pid, const char *name,
-		      const char *type, bool v6)
-{
-	char line[512];
-	FILE *f = open_net_table(pid, name, line, sizeof(line));
-
-	if (!f)
+	if (len < sizeof(*m) || !m->inode)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		char local[64], rem[64];
-		unsigned st;
-		unsigned long inode;
-		struct sock_info *s;
-
-		if (sscanf(line, "%*d: %63s %63s %x %*s %*s %*s %*s %*s %lu",
-			   local, rem, &st, &inode) != 4)
-			continue;
-		s = add(t);
-		*s = (struct sock_info){ .inode = inode,
-					 .type = type,
-					 .family = v6 ? "inet6" : "inet" };
-		format_inet(s->local, sizeof(s->local), local, v6);
-		/* TCP_LISTEN is 10; TCP_ESTABLISHED, and a connected UDP, 1. */
-		s->listening = !strcmp(type, "stream") && st == 10;
-		s->connected = st == 1;
-		if (s->connected)
-			format_inet(s->peer, sizeof(s->peer), rem, v6);
+	v6 = m->family == AF_INET6;
+	s = add(t);
+	*s = (struct sock_info){ .inode = m->inode,
+				 .type = type,
+				 .family = v6 ? "inet6" : "inet",
+				 .local = "",
+				 .peer = "" };
+	format_inet(addr, sizeof(addr), m->id.src, m->id.sport, v6);
+	s->local = mem_strdup(addr);
+	s->listening = !strcmp(type, "stream") && m->state == STATE_LISTEN;
+	s->connected = m->state == STATE_ESTABLISHED;
+	if (s->connected) {
+		format_inet(addr, sizeof(addr), m->id.dst, m->id.dport, v6);
+		s->peer = mem_strdup(addr);
 	}
-	fclose(f);
 }
 
-/* "Num RefCount Protocol Flags Type St Inode [Path]". */
-static void load_unix(struct netns_table *t, int pid)
+static void load_inet(struct netns_table *t, int nl, int family, int protocol,
+		      const char *type)
+{
+	struct {
+		struct sockdiag_nlmsghdr h;
+		struct sockdiag_inet_req r;
+	} q = {
+		.h = { .len = sizeof(q),
+		       .type = SOCKDIAG_BY_FAMILY,
+		       .flags = SOCKDIAG_F_REQUEST | SOCKDIAG_F_DUMP,
+		       .seq = 1 },
+		.r = { .family = (uint8_t)family,
+		       .protocol = (uint8_t)protocol,
+		       .states = ~0u },
+	};
+
+	dump(nl, &q, sizeof(q), t, type, one_inet);
+}
+
+/*
+ * A unix socket's name as /proc/net/unix shows it: a path, or an abstract
+ * name with "@" for its NULs (the first one included).
+ */
+static void one_unix(struct netns_table *t, const char *type_unused,
+		     const void *p, size_t len)
 {
 	static const char *const types[] = { "?",   "stream", "dgram",
 					     "raw", "rdm",    "seqpacket" };
-	char line[4096 + 128];
-	FILE *f = open_net_table(pid, "unix", line, sizeof(line));
+	const struct sockdiag_unix_msg *m = p;
+	const struct sockdiag_attr *a;
+	const char *name;
+	struct sock_info *s;
+	char *local;
+	size_t at, i, n;
 
-	if (!f)
+	if (len < sizeof(*m))
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long flags, inode;
-		unsigned type, st;
-		int end = 0;
-		struct sock_info *s;
-
-		if (sscanf(line, "%*s %*s %*s %lx %x %x %lu%n", &flags, &type,
-			   &st, &inode, &end) != 4)
+	s = add(t);
+	*s = (struct sock_info){ .inode = m->ino,
+				 .family = "unix",
+				 .type = m->type < 6 ? types[m->type] : "?",
+				 .local = "",
+				 .peer = "" };
+	s->listening = m->state == STATE_LISTEN;
+	s->connected = m->state == STATE_ESTABLISHED;
+	for (at = sizeof(*m); at + sizeof(*a) <= len;
+	     at += SOCKDIAG_ALIGN(a->len)) {
+		a = (const void *)((const char *)p + at);
+		if (a->len < sizeof(*a) || at + a->len > len)
+			return;
+		if (a->type != SOCKDIAG_UNIX_ATTR_NAME)
 			continue;
-		s = add(t);
-		*s = (struct sock_info){ .inode = inode,
-					 .family = "unix",
-					 .type = type < 6 ? types[type] : "?" };
-		line[strcspn(line, "\n")] = '\0';
-		while (line[end] == ' ')
-			end++;
-		snprintf(s->local, sizeof(s->local), "%s", line + end);
-		/* __SO_ACCEPTCON: the socket listens.  SS_CONNECTED is 3. */
-		s->listening = flags & 0x10000;
-		s->connected = st == 3;
+		name = (const char *)(a + 1);
+		n = a->len - sizeof(*a);
+		/* a path ends at its NUL; an abstract name is all its bytes */
+		if (n && name[0])
+			n = strnlen(name, n);
+		if (!n)
+			continue;
+		local = mem_zalloc(n + 1, 1);
+		for (i = 0; i < n; i++)
+			local[i] = name[i] ? name[i] : '@';
+		s->local = local;
 	}
-	fclose(f);
 }
 
-/* Fibonacci hashing: the product's top bits, which every inode bit moves. */
-static size_t hash_inode(unsigned long inode, size_t nslots)
+static void load_unix(struct netns_table *t, int nl)
 {
-	uint64_t h = (uint64_t)inode * 0x9e3779b97f4a7c15ull;
+	struct {
+		struct sockdiag_nlmsghdr h;
+		struct sockdiag_unix_req r;
+	} q = {
+		.h = { .len = sizeof(q),
+		       .type = SOCKDIAG_BY_FAMILY,
+		       .flags = SOCKDIAG_F_REQUEST | SOCKDIAG_F_DUMP,
+		       .seq = 1 },
+		.r = { .family = AF_UNIX,
+		       .states = ~0u,
+		       .show = SOCKDIAG_UNIX_SHOW_NAME },
+	};
 
-	return (size_t)(h >> (64 - __builtin_ctzll(nslots)));
+	dump(nl, &q, sizeof(q), t, NULL, one_unix);
 }
 
-/* Index the table: at most half the slots used, so probes stay short. */
-static void build_hash(struct netns_table *t)
+/*
+ * A sock_diag socket in pid's network namespace: in this process's own,
+ * or made in the other one (setns, which needs CAP_SYS_ADMIN there) and
+ * this process back in its own.  -1 where it cannot be had: its sockets
+ * are then not described.
+ */
+static int netlink_in(struct sock_tables *st, int pid, const char *netns)
 {
-	size_t i, h;
+	char path[64];
+	int ns, nl;
 
-	for (t->nslots = 64; t->nslots < 2 * t->n; t->nslots *= 2)
-		;
-	t->slots = mem_zalloc(t->nslots, sizeof(*t->slots));
-	for (i = 0; i < t->n && i < UINT32_MAX - 1; i++) {
-		for (h = hash_inode(t->v[i].inode, t->nslots); t->slots[h];
-		     h = (h + 1) & (t->nslots - 1))
-			;
-		t->slots[h] = (uint32_t)(i + 1);
+	if (!st->self_netns[0] || !strcmp(netns, st->self_netns))
+		return socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
+			      SOCKDIAG_NETLINK);
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
+	if (st->self_ns < 0 || (ns = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if (setns(ns, CLONE_NEWNET)) {
+		close(ns);
+		return -1;
 	}
+	close(ns);
+	nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, SOCKDIAG_NETLINK);
+	if (setns(st->self_ns, CLONE_NEWNET)) {
+		fputs("cloexec: cannot return to its own network namespace\n",
+		      stderr);
+		exit(125);
+	}
+	return nl;
+}
+
+static int by_inode(const void *a, const void *b)
+{
+	const struct sock_info *x = a, *y = b;
+
+	return (x->inode > y->inode) - (x->inode < y->inode);
 }
 
 static struct netns_table *tables_of(struct sock_tables *st, int pid)
@@ -184,6 +272,7 @@ static struct netns_table *tables_of(struct sock_tables *st, int pid)
 	struct netns_table *t;
 	ssize_t n;
 	size_t i;
+	int nl;
 
 	/* a process's fds come one after another: its namespace once */
 	if (st->n && pid == st->last_pid)
@@ -203,29 +292,49 @@ static struct netns_table *tables_of(struct sock_tables *st, int pid)
 	t = &st->t[st->n++];
 	*t = (struct netns_table){ 0 };
 	snprintf(t->netns, sizeof(t->netns), "%s", netns);
-	load_inet(t, pid, "tcp", "stream", false);
-	load_inet(t, pid, "tcp6", "stream", true);
-	load_inet(t, pid, "udp", "dgram", false);
-	load_inet(t, pid, "udp6", "dgram", true);
-	load_unix(t, pid);
-	build_hash(t);
+	nl = netlink_in(st, pid, netns);
+	if (nl >= 0) {
+		load_inet(t, nl, AF_INET, IPPROTO_TCP, "stream");
+		load_inet(t, nl, AF_INET6, IPPROTO_TCP, "stream");
+		load_inet(t, nl, AF_INET, IPPROTO_UDP, "dgram");
+		load_inet(t, nl, AF_INET6, IPPROTO_UDP, "dgram");
+		load_unix(t, nl);
+		close(nl);
+	}
+	/* a sorted array, searched from where the last search ended */
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), by_inode);
 	return t;
 }
 
 struct sock_tables *socktab_new(void)
 {
-	return mem_zalloc(1, sizeof(struct sock_tables));
+	struct sock_tables *st = mem_zalloc(1, sizeof(struct sock_tables));
+	ssize_t n;
+
+	n = readlink("/proc/self/ns/net", st->self_netns,
+		     sizeof(st->self_netns) - 1);
+	st->self_netns[n > 0 ? n : 0] = '\0';
+	st->self_ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	return st;
 }
 
 void socktab_free(struct sock_tables *st)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < st->n; i++) {
+		for (j = 0; j < st->t[i].n; j++) {
+			if (st->t[i].v[j].local[0])
+				free((char *)st->t[i].v[j].local);
+			if (st->t[i].v[j].peer[0])
+				free((char *)st->t[i].v[j].peer);
+		}
 		free(st->t[i].v);
-		free(st->t[i].slots);
 	}
 	free(st->t);
+	if (st->self_ns >= 0)
+		close(st->self_ns);
 	free(st);
 }
 
@@ -233,11 +342,27 @@ const struct sock_info *socktab_find(struct sock_tables *st, int pid,
 				     unsigned long inode)
 {
 	struct netns_table *t = tables_of(st, pid);
-	size_t h;
+	size_t lo = 0, hi = t->n, step;
 
-	for (h = hash_inode(inode, t->nslots); t->slots[h];
-	     h = (h + 1) & (t->nslots - 1))
-		if (t->v[t->slots[h] - 1].inode == inode)
-			return &t->v[t->slots[h] - 1];
-	return NULL;
+	if (!t->n)
+		return NULL;
+	/* from the last answer: one step forward, then doubling steps */
+	if (t->at < t->n && t->v[t->at].inode <= inode) {
+		lo = t->at;
+		for (step = 1;
+		     lo + step < t->n && t->v[lo + step].inode <= inode;
+		     step *= 2)
+			lo += step;
+		hi = lo + step < t->n ? lo + step : t->n;
+	}
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].inode <= inode)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	t->at = lo;
+	return t->v[lo].inode == inode ? &t->v[lo] : NULL;
 }

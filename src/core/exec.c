@@ -10,6 +10,7 @@
 #include "handoff.h"
 #include "layers.h"
 #include "load.h"
+#include "peek.h"
 #include "report.h"
 #include "sys.h"
 
@@ -69,6 +70,13 @@ CHILD_PATH void exec_prepare(char *const argv[], char *const envp[],
 	forced = any_marked(FDT_FORCED);
 	if (!(word & (POLICY_REPORT | POLICY_SWEEP)) && !forced)
 		return;
+	/*
+	 * Arguments the kernel cannot read make the exec fail (EFAULT):
+	 * nothing to hand on, and nothing to read here either.
+	 */
+	if ((path && !peek_string(path)) || !peek_strings(argv) ||
+	    !peek_strings(envp))
+		return;
 	k->secure = word & POLICY_LOADED ? (word & POLICY_SECURE) != 0 :
 					   getauxval(AT_SECURE) != 0;
 	handoff_choose(argv, envp, path, as, word & POLICY_REPORT, forced, k);
@@ -112,7 +120,7 @@ CHILD_PATH size_t exec_env_slots(char *const envp[], uint32_t word)
 {
 	size_t n = 1;
 
-	if (!(word & POLICY_SCOPE_PROCESS))
+	if (!(word & POLICY_SCOPE_PROCESS) || !peek_strings(envp))
 		return 1;
 	while (envp && envp[n - 1])
 		n++;

@@ -34,6 +34,17 @@
 #endif
 
 /*
+ * A pointer argument that libc's header declares nonnull, where libc's own
+ * function takes NULL (closedir's EINVAL) or hands it to the kernel (an
+ * exec's argv, open's path: EFAULT).  GCC takes the declaration at its
+ * word inside the wrapper that bears the name: it drops a test of the
+ * parameter against NULL, inlined or not (-fdelete-null-pointer-checks,
+ * on at -O2).  An empty asm that may have changed the value leaves it
+ * unknown to the optimizer, and costs no instruction.
+ */
+#define MAY_BE_NULL(p) __asm__("" : "+r"(p))
+
+/*
  * Variables that every process start, or its first fd, reads or writes,
  * zero at first.  Apart, each would cost a page fault or two on a page of
  * its own (a read maps the page, the first write then faults again).  In

@@ -11,6 +11,7 @@
 #include "fdprop.h"
 #include "fdreq.h"
 #include "forklock.h"
+#include "peek.h"
 #include "pid.h"
 #include "sys.h"
 #include "thread.h"
@@ -112,9 +113,12 @@ enum fdreq_path fdreq_start_open_slow(struct fdreq *rq,
 				      int dirfd, const char *path,
 				      const char *call, void *caller)
 {
-	/* A path the policy keeps is not forced, not even for an instant. */
-	bool may_force = !(policy_word() & POLICY_KEEPS) ||
-			 !policy_keeps_path(path);
+	/*
+	 * A path the policy keeps is not forced, not even for an instant.
+	 * One the kernel cannot read is its EFAULT, not a crash here.
+	 */
+	bool may_force = !(policy_word() & POLICY_KEEPS) || !path ||
+			 !peek_string(path) || !policy_keeps_path(path);
 
 	if (fdreq_start_slow(rq, spec, flags, FDREQ_WAIT_LATER, may_force,
 			     false, call, caller) == FDREQ_FALLBACK)

@@ -429,19 +429,24 @@ static inline void fdreq_copy_of(struct fdreq *rq, int src)
 int fdreq_end_dupfd(struct fdreq *rq, int fd, long min)
 	__attribute__((visibility("hidden")));
 
+/* fds is read only after a success: before, it may be a bad pointer. */
 static inline __attribute__((always_inline)) int
 fdreq_fast_end_pair(const struct fd_spec *spec, int ret, int fds[2])
 {
-	unsigned top = atomic_load_explicit(&fdtable_top, memory_order_relaxed);
-	unsigned a = (unsigned)fds[0], b = (unsigned)fds[1];
+	unsigned top, a, b;
 
-	if (__builtin_expect(ret == 0 && a - 3 < FDT_CHUNK - 3 &&
-				     b - 3 < FDT_CHUNK - 3 && a < top &&
-				     b < top,
-			     1)) {
-		fdtable_chunk0[a] = FDT_FORCED_MARK;
-		fdtable_chunk0[b] = FDT_FORCED_MARK;
-		return ret;
+	if (__builtin_expect(ret == 0, 1)) {
+		top = atomic_load_explicit(&fdtable_top, memory_order_relaxed);
+		a = (unsigned)fds[0];
+		b = (unsigned)fds[1];
+		if (__builtin_expect(a - 3 < FDT_CHUNK - 3 &&
+					     b - 3 < FDT_CHUNK - 3 &&
+					     a < top && b < top,
+				     1)) {
+			fdtable_chunk0[a] = FDT_FORCED_MARK;
+			fdtable_chunk0[b] = FDT_FORCED_MARK;
+			return ret;
+		}
 	}
 	(void)spec;
 	return fdreq_fast_low_pair(FDT_FORCED_MARK, ret, fds);

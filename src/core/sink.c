@@ -18,6 +18,7 @@
 #include "compat.h"
 #include "load.h"
 #include "sink.h"
+#include "sockdiag.h"
 #include "sys.h"
 
 /* authpriv.info: the lines name a setuid program's files and peers. */
@@ -181,75 +182,33 @@ int sink_named_log(const char **why)
  * named_log.  Returns the connected socket, or -1.
  */
 /*
- * Is line a /proc/net/unix row of the socket bound to the abstract name
- * (len bytes), with this inode?  "Num RefCount Protocol Flags Type St
- * Inode Path": the inode the seventh word, the path "@name" the last.
- */
-static bool row_is(const char *line, size_t n, const char *name, size_t len,
-		   unsigned long long ino)
-{
-	const char *word = line, *end = line + n;
-	unsigned long long got;
-	int i;
-
-	if (n < len + 2 || end[-len - 2] != ' ' || end[-len - 1] != '@' ||
-	    memcmp(end - len, name, len))
-		return false;
-	for (i = 0; i < 6; i++) {
-		while (word < end && *word != ' ')
-			word++;
-		while (word < end && *word == ' ')
-			word++;
-	}
-	return parse_number(&word, ' ', &got) && got == ino;
-}
-
-/*
- * Is the abstract name bound, now, to the socket cloexec made (its inode
- * in CLOEXEC_AUDIT_SOCKET)?  Asked after connecting: cloexec binds its
- * name first and never again, so if the name is its socket's now, it was
- * when we connected, and our datagrams go to that socket or nowhere.  Once
- * cloexec has exited, anyone may bind the name; lines, which name files
- * and peers, must not go to whoever did.  Without /proc, no: the lines
- * are lost, and said so.
+ * Is the abstract name bound, now, to the socket cloexec made (its inode,
+ * and its cookie, in CLOEXEC_AUDIT_SOCKET)?  Asked after connecting:
+ * cloexec binds its name first and never again, so if the name is its
+ * socket's now, it was when we connected, and our datagrams go to that
+ * socket or nowhere.  Once cloexec has exited, anyone may bind the name;
+ * lines, which name files and peers, must not go to whoever did.  The
+ * kernel is asked by sock_diag, in binary (sockdiag.h): the socket of
+ * that inode and cookie, which no other socket ever has, and its name.
+ * Where it cannot say (no netlink here), no: the lines are lost, and
+ * said so.
  */
 static bool name_is_cloexecs(const char *name, size_t len,
-			     unsigned long long ino)
+			     unsigned long long ino, bool has_cookie,
+			     unsigned long long cookie)
 {
-	char buf[4096];
-	size_t have = 0, start;
-	long fd, got;
-	bool found = false;
+	uint32_t c[2] = { (uint32_t)cookie, (uint32_t)(cookie >> 32) };
 
-	fd = sys_openat(AT_FDCWD, "/proc/net/unix", O_RDONLY | O_CLOEXEC, 0);
-	if (fd < 0)
-		return false;
-	while (!found &&
-	       (got = sys_call(SYS_read, fd, buf + have, sizeof(buf) - have, 0,
-			       0)) > 0) {
-		char *nl;
-
-		have += (size_t)got;
-		start = 0;
-		while (!found && (nl = memchr(buf + start, '\n', have - start))) {
-			found = row_is(buf + start, (size_t)(nl - buf) - start,
-				       name, len, ino);
-			start = (size_t)(nl - buf) + 1;
-		}
-		/* a row longer than the buffer is not ours: drop it */
-		if (!start)
-			have = 0;
-		memmove(buf, buf + start, have - start);
-		have -= start;
-	}
-	sys_close((int)fd);
-	return found;
+	return ino <= 0xffffffffULL &&
+	       sockdiag_unix_bound((uint32_t)ino, has_cookie ? c : NULL, name,
+				   len);
 }
 
 static int audit_socket(struct report *r)
 {
 	const char *name, *token, *v;
-	unsigned long long ino = 0;
+	unsigned long long ino = 0, cookie = 0;
+	bool has_cookie = false;
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct timeval wait = { 2, 0 };
 	socklen_t len;
@@ -263,8 +222,9 @@ static int audit_socket(struct report *r)
 	if (!name || !*name)
 		return -1;
 	/*
-	 * NAME:TOKEN:INODE; a bare NAME is an older cloexec's, which wants
-	 * no token and whose socket cannot be told from another.
+	 * NAME:TOKEN:INODE:COOKIE, or NAME:TOKEN:INODE (a cloexec that could
+	 * not learn its socket's cookie); a bare NAME is an older cloexec's,
+	 * which wants no token and whose socket cannot be told from another.
 	 */
 	token = strchr(name, ':');
 	n = token ? (size_t)(token - name) : strlen(name);
@@ -274,7 +234,11 @@ static int audit_socket(struct report *r)
 		v = token + 1 + REPORT_AUDIT_TOKEN_LEN;
 		if (strnlen(token + 1, REPORT_AUDIT_TOKEN_LEN + 1) <=
 			    REPORT_AUDIT_TOKEN_LEN ||
-		    *v++ != ':' || !parse_number(&v, '\0', &ino))
+		    *v++ != ':')
+			return -1;
+		has_cookie = strchr(v, ':') != NULL;
+		if (!parse_number(&v, has_cookie ? ':' : '\0', &ino) ||
+		    (has_cookie && !parse_number(&v, '\0', &cookie)))
 			return -1;
 		memcpy(r->token, token + 1, REPORT_AUDIT_TOKEN_LEN);
 		r->token[REPORT_AUDIT_TOKEN_LEN] = '\n';
@@ -288,7 +252,7 @@ static int audit_socket(struct report *r)
 	if (setsockopt((int)fd, SOL_SOCKET, SO_SNDTIMEO, &wait,
 		       sizeof(wait)) ||
 	    connect((int)fd, (struct sockaddr *)&sa, len) ||
-	    (token && !name_is_cloexecs(name, n, ino))) {
+	    (token && !name_is_cloexecs(name, n, ino, has_cookie, cookie))) {
 		sys_close((int)fd);
 		return -1;
 	}

@@ -34,9 +34,10 @@
 #define REPORT_AUDIT_FD_ENV "CLOEXEC_AUDIT_FD"
 #define REPORT_AUDIT_SOCKET_ENV "CLOEXEC_AUDIT_SOCKET"
 /*
- * CLOEXEC_AUDIT_SOCKET is NAME:TOKEN:INODE; each datagram to the socket
- * is the token (this many hex digits), a newline, then the line; INODE is
- * the socket's, which the name must still lead to (/proc/net/unix).
+ * CLOEXEC_AUDIT_SOCKET is NAME:TOKEN:INODE:COOKIE; each datagram to the
+ * socket is the token (this many hex digits), a newline, then the line;
+ * INODE and COOKIE (decimal; left out by a cloexec that could not learn
+ * it) are the socket's, which the name must still lead to (sock_diag).
  */
 #define REPORT_AUDIT_TOKEN_LEN 32
 

@@ -164,18 +164,26 @@ COMPAT_fclose(FCLOSE_COMPAT)
 
 REAL_SLOT(closedir, raw_closedir);
 
-/* glibc's closedir(NULL) is EINVAL; dirfd(NULL) would not return. */
+/*
+ * glibc's closedir(NULL) is EINVAL; dirfd(NULL) would not return.
+ * <dirent.h> declares both arguments nonnull (export.h).
+ */
 static int dir_fd(DIR *d)
 {
-	int saved = errno, fd = d ? dirfd(d) : -1;
+	int saved = errno, fd;
 
+	MAY_BE_NULL(d);
+	fd = d ? dirfd(d) : -1;
 	errno = saved;
 	return fd;
 }
 
 CLOEXEC_EXPORT int closedir(DIR *d)
 {
-	int fd = dir_fd(d);
+	int fd;
+
+	MAY_BE_NULL(d);
+	fd = dir_fd(d);
 
 	if (fd >= 0)
 		fdtable_forget(fd);

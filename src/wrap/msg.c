@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 
 #include "core/export.h"
+#include "core/peek.h"
 #include "core/real.h"
 #include "core/sys.h"
 #include "specs.h"
@@ -77,10 +78,22 @@ void msg_mark_received(struct fdreq *rq, struct msghdr *msg,
 			mark_message(rq, &vec[i].msg_hdr);
 }
 
-/* A message can only block a caller that allows blocking. */
-static int wait_fd(int fd, int flags)
+/*
+ * A message can only block a caller that allows blocking.  And the kernel
+ * reads the caller's header (and recvmmsg's timeout) before it waits: where
+ * it cannot, the answer is EFAULT at once, so the fallback path must not
+ * wait first either.  Asked only where the kernel may lack the flag.
+ */
+static int wait_fd(int fd, int flags, const void *hdr, size_t size,
+		   const struct timespec *timeout)
 {
-	return flags & MSG_DONTWAIT ? -1 : fd;
+	if (flags & MSG_DONTWAIT)
+		return -1;
+	if (!cap_known_native(CAP_CMSG_CLOEXEC) &&
+	    (!size || !peek_bytes(hdr, size) ||
+	     (timeout && !peek_bytes(timeout, sizeof(*timeout)))))
+		return -1;
+	return fd;
 }
 
 /*
@@ -99,8 +112,10 @@ WRAPPER_HELPER ssize_t recvmsg_with(const char *call,
 	ssize_t ret;
 
 	if (fdreq_try_begin_as(&rq, &spec_msg, flags,
-			       retry ? -1 : wait_fd(fd, flags), call) ==
-	    FDREQ_FAILED)
+			       retry ? -1
+				     : wait_fd(fd, flags, msg, sizeof(*msg),
+					       NULL),
+			       call) == FDREQ_FAILED)
 		return -1;
 	if (rq.path == FDREQ_FALLBACK && retry) {
 		do
@@ -131,7 +146,9 @@ WRAPPER_HELPER int recvmmsg_with(const char *call,
 	struct fdreq rq;
 	int ret;
 
-	if (fdreq_try_begin_as(&rq, &spec_msg, flags, wait_fd(fd, flags),
+	if (fdreq_try_begin_as(&rq, &spec_msg, flags,
+			       wait_fd(fd, flags, vec, vlen ? sizeof(*vec) : 0,
+				       timeout),
 			       call) == FDREQ_FAILED)
 		return -1;
 	ret = real(fd, vec, vlen, fdreq_flags(&rq), timeout);

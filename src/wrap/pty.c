@@ -117,10 +117,15 @@ static int openpty_with(int flags, int *amaster, int *aslave, char *name,
 	slave = open_slave(master, flags, buf, sizeof(buf));
 	if (slave < 0)
 		goto fail_master;
-	if (termp && tcsetattr(slave, TCSAFLUSH, termp))
-		goto fail_slave;
-	if (winp && ioctl(slave, TIOCSWINSZ, winp))
-		goto fail_slave;
+	/*
+	 * As glibc's: the terminal's settings are set, but their failure (a
+	 * bad winsize pointer is TIOCSWINSZ's EFAULT) is not the call's; its
+	 * errno stays, as glibc's does.
+	 */
+	if (termp)
+		tcsetattr(slave, TCSAFLUSH, termp);
+	if (winp)
+		ioctl(slave, TIOCSWINSZ, winp);
 	if (name) {
 		if (!*buf && ptsname_r(master, buf, sizeof(buf)))
 			goto fail_slave;

@@ -132,6 +132,10 @@ static int spawn(int (*real)(pid_t *, const char *,
 	struct exec_kept kept;
 	int ret;
 
+	/* Declared nonnull by posix_spawn's header: argv NULL crashes
+	 * glibc itself, a NULL path is the child's EFAULT (export.h). */
+	MAY_BE_NULL(argv);
+	MAY_BE_NULL(path);
 	forklock_enter_loaded(FORKLOCK_SPAWN);
 	exec_prepare(argv, env, path, EXEC_AS_SPAWNER, word, &kept);
 	ret = real(pid, path, fa, attr, argv, env);
@@ -374,6 +378,10 @@ CLOEXEC_EXPORT READS_UNPASSED_ARGS int clone(int (*fn)(void *), void *stack,
 	tls = va_arg(ap, void *);
 	child_tid = va_arg(ap, void *);
 	va_end(ap);
+	/* Without a function or a stack libc's answer is EINVAL: no child. */
+	if (!fn || !stack)
+		return REAL(clone)(fn, stack, flags, arg, parent_tid, tls,
+				   child_tid);
 	if (flags & CLONE_VM) {
 		policy_word();
 		return REAL(clone)(fn, stack, flags, arg, parent_tid, tls,
@@ -405,12 +413,15 @@ struct exec_call {
 	int fd;		  /* fexecve, execveat */
 	int flags;	  /* execveat */
 	char *const *argv;
-	char *const *envp; /* NULL: environ */
+	/* environ for the forms without one; NULL is the caller's own: the
+	 * kernel takes it as empty, and glibc's fexecve refuses it. */
+	char *const *envp;
 };
 
 WRAPPER_HELPER int exec_run(const struct exec_call *c)
 {
-	char *const *envp = c->envp ? c->envp : environ;
+	char *const *envp = c->envp, *const *argv = c->argv;
+	const char *path = c->path;
 	uint32_t word = exec_policy_word();
 	size_t nslots = exec_env_slots(envp, word),
 	       room = exec_env_preload_room(word);
@@ -421,12 +432,18 @@ WRAPPER_HELPER int exec_run(const struct exec_call *c)
 	int err;
 
 	/*
+	 * The headers declare path and argv nonnull; the kernel takes a NULL
+	 * argv as empty, and a NULL path is its EFAULT (export.h).
+	 */
+	MAY_BE_NULL(argv);
+	MAY_BE_NULL(path);
+	/*
 	 * A vfork child's lock is its parent's: it must not take it.  An exec
 	 * in place makes no child: the policy is loaded only if it must be.
 	 */
 	if (!vfork_child)
 		forklock_enter_loaded(FORKLOCK_SPAWN);
-	exec_prepare(c->argv, env, c->path,
+	exec_prepare(argv, env, path,
 		     vfork_child ? EXEC_AS_VFORK_CHILD : EXEC_AS_SELF, word,
 		     &kept);
 	switch (c->form) {
@@ -477,14 +494,14 @@ CLOEXEC_EXPORT CHILD_PATH int execve(const char *path, char *const argv[],
 
 CLOEXEC_EXPORT CHILD_PATH int execv(const char *path, char *const argv[])
 {
-	struct exec_call c = { EXEC_V, path, -1, 0, argv, NULL };
+	struct exec_call c = { EXEC_V, path, -1, 0, argv, environ };
 
 	return exec_run(&c);
 }
 
 CLOEXEC_EXPORT CHILD_PATH int execvp(const char *file, char *const argv[])
 {
-	struct exec_call c = { EXEC_VP, file, -1, 0, argv, NULL };
+	struct exec_call c = { EXEC_VP, file, -1, 0, argv, environ };
 
 	return exec_run(&c);
 }
@@ -549,7 +566,7 @@ CLOEXEC_EXPORT CHILD_PATH int execl(const char *path, const char *arg0, ...)
 	va_start(ap, arg0);
 	size_t n = list_length(&ap);
 	char *argv[n + 1];
-	struct exec_call c = { EXEC_V, path, -1, 0, argv, NULL };
+	struct exec_call c = { EXEC_V, path, -1, 0, argv, environ };
 
 	list_fill(argv, arg0, n, &ap);
 	va_end(ap);
@@ -563,7 +580,7 @@ CLOEXEC_EXPORT CHILD_PATH int execlp(const char *file, const char *arg0, ...)
 	va_start(ap, arg0);
 	size_t n = list_length(&ap);
 	char *argv[n + 1];
-	struct exec_call c = { EXEC_VP, file, -1, 0, argv, NULL };
+	struct exec_call c = { EXEC_VP, file, -1, 0, argv, environ };
 
 	list_fill(argv, arg0, n, &ap);
 	va_end(ap);

@@ -17,6 +17,7 @@
 
 #include "core/export.h"
 #include "core/forklock.h"
+#include "core/peek.h"
 #include "core/real.h"
 #include "core/sys.h"
 #include "specs.h"
@@ -339,6 +340,21 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 
 	if (r->may_block && !(r->result >= MSG && (flags & MSG_DONTWAIT)))
 		wait = (int)a[0];
+	/*
+	 * The kernel reads a message header before it waits: one it cannot
+	 * read is EFAULT at once, and the fallback path must not wait
+	 * first (msg.c).  recvmmsg: the header of the first of a[2], and
+	 * the timeout a[4].
+	 */
+	if (wait >= 0 && r->result >= MSG && !cap_known_native(spec->cap) &&
+	    (!peek_bytes((const void *)a[r->out_arg],
+			 r->result == MSG ? sizeof(struct msghdr)
+			 : a[2]		  ? sizeof(struct mmsghdr)
+					  : 0) ||
+	     (r->result == MMSG && !a[2]) ||
+	     (r->result == MMSG && a[4] &&
+	      !peek_bytes((const void *)a[4], sizeof(struct timespec)))))
+		wait = -1;
 	if (r->onto)
 		path = fdreq_try_begin_onto_for(&rq, spec, flags, (int)a[1],
 						"syscall", caller);

@@ -7,7 +7,10 @@
  *	holdfds [-e] WHAT...
  *
  * WHAT is listen (a TCP socket on 127.0.0.1, listening), listen6 (the
- * same on ::1), connected (a unix socketpair), write:PATH (PATH opened
+ * same on ::1), unixlisten:PATH (a unix socket bound to PATH, listening),
+ * flip:A:B (one number that holds now the file A, now the file B, dup2()ed
+ * onto it again and again; A has 4096 OFD locks: tests/cmd/scan.test),
+ * connected (a unix socketpair), write:PATH (PATH opened
  * for writing), read:PATH, pipe, or pairs:N (N unix socketpairs: 2N
  * sockets, for bench/scan.sh).  With -e every fd is made close-on-exec, as the program itself
  * asks: SOCK_CLOEXEC, O_CLOEXEC, pipe2(O_CLOEXEC).  It first closes
@@ -21,7 +24,43 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
+
+/* flip:A:B: the number that holds now A's file, now B's; and the two. */
+static int flip_fd = -1, flip_a, flip_b;
+
+/*
+ * A's file (read-only) with 4096 OFD locks on it, which make each read of
+ * the number's fdinfo long (tens of milliseconds); B's; and a number that holds A's: three fds,
+ * the first two close-on-exec, so that a scan looks at the number alone.
+ */
+static int make_flip(const char *what)
+{
+	char a[4096], *b;
+	int i;
+
+	snprintf(a, sizeof(a), "%s", what);
+	b = strchr(a, ':');
+	if (!b)
+		return 1;
+	*b++ = '\0';
+	flip_a = open(a, O_RDONLY | O_CLOEXEC);
+	flip_b = open(b, O_RDONLY | O_CLOEXEC);
+	if (flip_a < 0 || flip_b < 0)
+		return 1;
+	for (i = 0; i < 4096; i++) {
+		struct flock l = { .l_type = F_RDLCK,
+				   .l_whence = SEEK_SET,
+				   .l_start = 2 * i,
+				   .l_len = 1 };
+
+		if (fcntl(flip_a, F_OFD_SETLK, &l))
+			return 1;
+	}
+	flip_fd = dup(flip_a);
+	return flip_fd < 0;
+}
 
 static int make(const char *what, int cloexec)
 {
@@ -45,6 +84,16 @@ static int make(const char *what, int cloexec)
 		return fd < 0 || bind(fd, (void *)&sin6, sizeof(sin6)) ||
 		       listen(fd, 1);
 	}
+	if (!strncmp(what, "unixlisten:", 11)) {
+		struct sockaddr_un sun = { .sun_family = AF_UNIX };
+		int fd = socket(AF_UNIX, SOCK_STREAM | sock_flag, 0);
+
+		snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", what + 11);
+		return fd < 0 || bind(fd, (void *)&sun, sizeof(sun)) ||
+		       listen(fd, 1);
+	}
+	if (!strncmp(what, "flip:", 5))
+		return make_flip(what + 5);
 	if (!strcmp(what, "connected"))
 		return socketpair(AF_UNIX, SOCK_STREAM | sock_flag, 0, fds);
 	if (!strncmp(what, "write:", 6))
@@ -80,6 +129,18 @@ int main(int argc, char **argv)
 		}
 	puts("ready");
 	fflush(stdout);
+	/*
+	 * Now one file, now the other, each for a few milliseconds.  The
+	 * switch to B waits while A's locks are printed into an fdinfo,
+	 * which takes long: a reader of the number's fdinfo that saw A
+	 * finds B there when it is done, for milliseconds.
+	 */
+	while (flip_fd >= 0) {
+		dup2(flip_b, flip_fd);
+		usleep(2000 + (unsigned)rand() % 4000);
+		dup2(flip_a, flip_fd);
+		usleep(2000 + (unsigned)rand() % 4000);
+	}
 	for (;;)
 		pause();
 }

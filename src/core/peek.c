@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "config.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "export.h"
+#include "peek.h"
+#include "sys.h"
+
+/* The smallest page of any architecture: a step that never skips one. */
+#define PEEK_STEP 4096u
+
+/* The kernel's sigset_t, which rt_sigprocmask copies from the address. */
+#define KERNEL_SIGSET_SIZE (_NSIG / 8)
+
+/*
+ * Readable pages already asked about: the strings of an exec's argv and
+ * envp mostly lie on the few pages of the stack's top.
+ */
+struct peek_seen {
+	uintptr_t page[4];
+	unsigned next;
+};
+
+CHILD_PATH static bool page_readable(uintptr_t addr, struct peek_seen *seen)
+{
+	uintptr_t page = addr & ~(uintptr_t)(PEEK_STEP - 1);
+	unsigned i;
+	long ret;
+
+	/* The first page is never mapped, and to the kernel it is "no set". */
+	if (!page)
+		return false;
+	for (i = 0; seen && i < 4; i++)
+		if (seen->page[i] == page)
+			return true;
+	/*
+	 * The set is read at addr, or a little before where that would cross
+	 * into the next page: never outside the page, and under valgrind,
+	 * which checks the read, never below the stack pointer.
+	 */
+	if (addr > page + PEEK_STEP - KERNEL_SIGSET_SIZE)
+		addr = page + PEEK_STEP - KERNEL_SIGSET_SIZE;
+	ret = sys_call(SYS_rt_sigprocmask, -1, addr, 0, KERNEL_SIGSET_SIZE, 0);
+	if (ret == -EFAULT)
+		return false;
+	if (seen)
+		seen->page[seen->next++ % 4] = page;
+	return true;
+}
+
+CHILD_PATH static bool bytes_readable(const void *p, size_t n,
+				      struct peek_seen *seen)
+{
+	uintptr_t a = (uintptr_t)p, end = a + n;
+
+	if (!n)
+		return true;
+	if (end < a)
+		return false;
+	/* From p, then each next page's start up to the end. */
+	for (; a < end; a = (a | (PEEK_STEP - 1)) + 1)
+		if (!page_readable(a, seen))
+			return false;
+	return true;
+}
+
+CHILD_PATH static bool string_readable(const char *s, struct peek_seen *seen)
+{
+	uintptr_t a = (uintptr_t)s;
+	size_t left;
+
+	for (;;) {
+		if (!page_readable(a, seen))
+			return false;
+		left = PEEK_STEP - (a & (PEEK_STEP - 1));
+		if (memchr((const void *)a, '\0', left))
+			return true;
+		a += left;
+	}
+}
+
+CHILD_PATH bool peek_bytes(const void *p, size_t n)
+{
+	return bytes_readable(p, n, NULL);
+}
+
+CHILD_PATH bool peek_string(const char *s)
+{
+	return string_readable(s, NULL);
+}
+
+CHILD_PATH bool peek_strings(char *const *v)
+{
+	struct peek_seen seen = { { 0 }, 0 };
+
+	if (!v)
+		return true;
+	for (;; v++) {
+		if (!bytes_readable(v, sizeof(*v), &seen))
+			return false;
+		if (!*v)
+			return true;
+		if (!string_readable(*v, &seen))
+			return false;
+	}
+}

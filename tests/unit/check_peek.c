@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * peek: what a read would crash on is unreadable, everything else is
+ * readable, and nothing of the process changes (the signal mask, errno).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/peek.h"
+#include "testlib.h"
+
+/* Two pages: the first readable, the second not (PROT_NONE). */
+static char *two_pages(size_t *page)
+{
+	char *p;
+
+	*page = (size_t)sysconf(_SC_PAGESIZE);
+	p = mmap(NULL, 2 * *page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	ck_assert_int_eq(mprotect(p + *page, *page, PROT_NONE), 0);
+	return p;
+}
+
+/* (valgrind answers rt_sigprocmask itself, and not with EFAULT.) */
+START_TEST(bad_pointers_are_unreadable)
+{
+	static volatile uintptr_t low = 8, kernel = ~(uintptr_t)0 - 4095;
+	size_t page;
+	char *p;
+
+	if (tl_valgrind())
+		return;
+	p = two_pages(&page);
+
+	ck_assert(!peek_bytes(NULL, 1));
+	ck_assert(!peek_bytes((void *)low, 1));
+	ck_assert(!peek_bytes((void *)kernel, 1));
+	ck_assert(!peek_bytes(p + page, 1));
+	ck_assert(!peek_bytes(p + page - 1, 2));
+	ck_assert(!peek_bytes(p, (size_t)-1));
+	ck_assert(!peek_string(NULL));
+	ck_assert(!peek_string((void *)low));
+	ck_assert(!peek_string(p + page));
+	/* A string whose NUL would be on the page after. */
+	memset(p, 'x', page);
+	ck_assert(!peek_string(p + page - 10));
+	ck_assert(!peek_strings((void *)low));
+	ck_assert(!peek_strings((char *[]){ "a", (char *)low, NULL }));
+	ck_assert(!peek_strings((char **)(p + page)));
+}
+END_TEST
+
+START_TEST(good_pointers_are_readable)
+{
+	char stack[] = "on the stack";
+	char *argv[] = { stack, "static", NULL };
+	size_t page;
+	char *p = two_pages(&page);
+	sigset_t before, after;
+
+	sigemptyset(&before);
+	sigaddset(&before, SIGUSR1);
+	sigprocmask(SIG_SETMASK, &before, NULL);
+	errno = 4242;
+	ck_assert(peek_bytes(stack, sizeof(stack)));
+	ck_assert(peek_bytes(NULL, 0));
+	ck_assert(peek_bytes(p, page));
+	ck_assert(peek_string(stack));
+	ck_assert(peek_string(""));
+	/* The NUL at the very end of the last readable page. */
+	memset(p, 'x', page);
+	p[page - 1] = '\0';
+	ck_assert(peek_string(p));
+	ck_assert(peek_strings(argv));
+	ck_assert(peek_strings(NULL));
+	ck_assert(peek_strings((char *[]){ NULL }));
+	ck_assert_int_eq(errno, 4242);
+	sigprocmask(SIG_SETMASK, NULL, &after);
+	ck_assert(sigismember(&after, SIGUSR1));
+	ck_assert(!sigismember(&after, SIGUSR2));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("peek");
+	TCase *tc = tcase_create("peek");
+
+	tcase_add_test(tc, bad_pointers_are_unreadable);
+	tcase_add_test(tc, good_pointers_are_readable);
+	suite_add_tcase(s, tc);
+	return tl_run(s);
+}
