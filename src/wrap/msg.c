@@ -124,6 +124,8 @@ WRAPPER_HELPER ssize_t recvmsg_with(const char *call,
 		       fdreq_wait_outside(&rq, fd));
 	} else {
 		ret = real(fd, msg, fdreq_flags(&rq));
+		if (msg_flag_refused(ret, flags, fdreq_flags(&rq)))
+			ret = real(fd, msg, flags);
 	}
 	msg_mark_received(&rq, msg, NULL, ret >= 0);
 	fdreq_done(&rq);
@@ -152,6 +154,8 @@ WRAPPER_HELPER int recvmmsg_with(const char *call,
 			       call) == FDREQ_FAILED)
 		return -1;
 	ret = real(fd, vec, vlen, fdreq_flags(&rq), timeout);
+	if (msg_flag_refused(ret, (int)flags, fdreq_flags(&rq)))
+		ret = real(fd, vec, vlen, flags, timeout);
 	msg_mark_received(&rq, NULL, vec, ret);
 	fdreq_done(&rq);
 	return ret;

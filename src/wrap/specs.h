@@ -44,4 +44,16 @@ void msg_mark_received(struct fdreq *rq, struct msghdr *msg,
 		       struct mmsghdr *vec, long n)
 	__attribute__((visibility("hidden")));
 
+/*
+ * Only AF_UNIX carries fds, and some families refuse a flag they do not
+ * know: AF_PACKET and CAN answer EINVAL to MSG_CMSG_CLOEXEC, before
+ * taking a message.  Where the library added it (ret -1, EINVAL), the
+ * call is made again with the caller's own flags, and answers as libc.
+ */
+static inline bool msg_flag_refused(long ret, int caller_flags, int flags)
+{
+	return ret < 0 && errno == EINVAL &&
+	       (flags & ~caller_flags & MSG_CMSG_CLOEXEC);
+}
+
 #endif /* CLOEXEC_SPECS_H */

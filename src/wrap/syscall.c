@@ -388,6 +388,10 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 		break;
 	}
 	ret = issue(via_socketcall, nr, a);
+	if (r->result >= MSG && msg_flag_refused(ret, flags, fdreq_flags(&rq))) {
+		a[r->flags_arg] = flags;
+		ret = issue(via_socketcall, nr, a);
+	}
 	switch (r->result) {
 	case PAIR:
 		return fdreq_end_pair(&rq, (int)ret, (int *)a[r->out_arg]);
