@@ -18,7 +18,7 @@ if [ "${1-}" = --check ]; then
 	check=1
 	shift
 fi
-[ $# -gt 0 ] || set -- socat make bash util-linux
+[ $# -gt 0 ] || set -- socat make bash util-linux python
 
 pkgs=''
 needs=''
@@ -38,7 +38,8 @@ missing() {
 			out="$out src:$p"
 	done
 	# shellcheck disable=SC2086
-	if [ -z "$out" ] && $apt -s --arch-only build-dep $pkgs 2>/dev/null |
+	if [ -z "$out" ] && [ -n "${pkgs# }" ] &&
+		$apt -s --arch-only build-dep $pkgs 2>/dev/null |
 		grep -q '^Inst '; then
 		out="$out build-dep"
 	fi
@@ -85,21 +86,21 @@ case " $have " in
 		fi
 		echo "setup.sh: added $list"
 	fi
-	update
-	;;
-*)
-	# Lists as old as the machine's may name versions the archive
-	# has dropped.
-	update
 	;;
 esac
-for p in $pkgs; do
-	apt-cache showsrc "$p" 2>/dev/null | grep -q '^Package:' ||
-		{ echo "setup.sh: no source package $p in the lists"; exit 1; }
-done
-echo "setup.sh: apt-get build-dep --arch-only$pkgs"
-# shellcheck disable=SC2086
-$apt build-dep --arch-only -y -qq $pkgs >/dev/null || exit 1
+# Lists as old as the machine's may also name versions the archive has
+# dropped.
+update
+if [ -n "${pkgs# }" ]; then
+	for p in $pkgs; do
+		apt-cache showsrc "$p" 2>/dev/null | grep -q '^Package:' ||
+			{ echo "setup.sh: no source package $p in the lists"; exit 1; }
+	done
+	echo "setup.sh: apt-get build-dep --arch-only$pkgs"
+	# shellcheck disable=SC2086
+	$apt build-dep --arch-only -y -qq $pkgs >/dev/null || exit 1
+fi
+echo "setup.sh: apt-get install$needs"
 # shellcheck disable=SC2086
 $apt install -y -qq --no-install-recommends $needs >/dev/null || exit 1
 have=$(missing)
