@@ -12,8 +12,10 @@
 # its digits left out: one that fails both ways, but not alike, differs.
 set -u
 
+# The quick selection: the tests of redirections, pipes, coprocs and
+# substitutions, which take seconds (read waits a minute on its timeouts).
 quick="redir vredir heredoc herestr procsub coproc execscript comsub
-comsub-posix lastpipe posixpipe read exportfunc"
+comsub-posix lastpipe posixpipe exportfunc"
 
 # A test is one bash running a whole .tests file: ifs-posix runs
 # minutes on a loaded machine.

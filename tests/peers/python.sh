@@ -17,7 +17,7 @@ set -u
 # hang natively on a kernel without a vsock transport.
 modules="test_subprocess test_os test_posix test_pty test_fcntl test_socket
 test_tempfile test_selectors test_epoll test_signal"
-quick="test_subprocess test_os test_posix test_pty test_fcntl"
+quick="test_subprocess test_os test_posix test_pty test_fcntl test_socket"
 
 # A test module is one process (-j1): test_subprocess runs minutes on a
 # loaded machine.

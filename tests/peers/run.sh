@@ -75,6 +75,7 @@ if ! sh "$here/setup.sh" --check $suites; then
 fi
 
 mkdir -p "$PEERS_DIR" || exit 1
+began=$(date +%s)
 summary=$PEERS_DIR/summary.txt
 details=$PEERS_DIR/differences.txt
 : >"$summary"
@@ -206,15 +207,18 @@ suite() {
 	if [ "$(cat "$dir/built" 2>/dev/null)" != "$stamp" ]; then
 		say "$s $version: building (log: $dir/build.log)"
 		rm -f "$dir/built"
+		t0=$(date +%s)
 		(cd "$dir/src" && sh "$script" build) >"$dir/build.log" 2>&1 ||
 			{ tail -30 "$dir/build.log"; say "$s: the build failed"; return 1; }
 		echo "$stamp" >"$dir/built"
+		say "$s $version: built in $(($(date +%s) - t0)) s"
 	fi
 
 	for mode in native preloaded; do
-		say "$s $version: running its tests $mode${quick:+ (the quick selection)}"
+		t0=$(date +%s)
 		run_once "$s" "$mode" "$dir/$mode.log"
 		results "$s" "$dir/$mode.log" >"$dir/$mode.res"
+		say "$s $version: its tests ran $mode${quick:+ (the quick selection)} in $(($(date +%s) - t0)) s"
 	done
 	# A quick test that a new version renamed would not run, silently.
 	lost=0
@@ -329,9 +333,10 @@ if [ -s "$details" ]; then
 	echo
 	cat "$details"
 fi
+took="in $(($(date +%s) - began)) s"
 if [ "$failed" != 0 ]; then
 	echo
-	say "FAILED (logs in $PEERS_DIR/SUITE/)"
+	say "FAILED $took (logs in $PEERS_DIR/SUITE/)"
 	exit 1
 fi
-say "passed"
+say "passed $took"
