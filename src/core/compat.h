@@ -30,15 +30,14 @@
 /*
  * The environment, which is the user's only in a process that is not
  * setuid, setgid or privileged by file capabilities (AT_SECURE): there it
- * is the less-privileged caller's, and reads as empty.
+ * is the less-privileged caller's, and reads as empty.  What glibc's
+ * secure_getenv() does (Linux always passes AT_SECURE), without its
+ * version of libc, GLIBC_2.17, which the dynamic loader would check at
+ * every process start (src/symvers.sh, bind).
  */
 static inline const char *secure_env(const char *name)
 {
-#if HAVE_SECURE_GETENV
-	return secure_getenv(name);
-#else
 	return getauxval(AT_SECURE) ? NULL : getenv(name);
-#endif
 }
 
 #if !HAVE_DECL_O_CLOEXEC

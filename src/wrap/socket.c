@@ -107,6 +107,19 @@ CLOEXEC_EXPORT int accept4(int fd, sockaddr_arg sa, socklen_t *len, int flags)
 }
 
 /*
+ * A slot of its own, not a call bound by the dynamic loader: ppoll is the
+ * only GLIBC_2.4 name the library calls, and that version would be
+ * checked at every process start (src/symvers.sh, bind).
+ */
+static int raw_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts,
+		     const sigset_t *mask)
+{
+	return sys_result(sys_call(SYS_ppoll, fds, n, ts, mask, _NSIG / 8));
+}
+
+REAL_SLOT(ppoll, raw_ppoll);
+
+/*
  * paccept as the 2008 patch had it, in user space: ppoll() installs the
  * mask atomically for the wait, so a signal it unblocks, whether pending
  * already or arriving during the wait, ends it with EINTR.  The accept that
@@ -126,7 +139,7 @@ CLOEXEC_EXPORT int cloexec_paccept(int fd, struct sockaddr *addr,
 	if (sigmask) {
 		fl = sys_fcntl(fd, F_GETFL, 0);
 		if (fl >= 0 && !(fl & O_NONBLOCK) &&
-		    ppoll(&p, 1, NULL, sigmask) < 0)
+		    REAL(ppoll)(&p, 1, NULL, sigmask) < 0)
 			return -1;
 	}
 	return accept_with(__func__, &spec_accept4, fd, addr, addrlen, flags);
