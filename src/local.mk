@@ -25,6 +25,7 @@ src_libcorebase_la_SOURCES = \
 	src/core/layers.c src/core/layers.h \
 	src/core/line.c src/core/line.h \
 	src/core/load.h \
+	src/core/next.c src/core/next.h \
 	src/core/pid.c src/core/pid.h \
 	src/core/policy.c src/core/policy.h \
 	src/core/probe.c src/core/probe.h \

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "next.h"
 #include "real.h"
 #include "thread.h"
 
@@ -16,19 +17,28 @@ __thread struct cloexec_thread cloexec_self
 static void *real_lookup(struct real_slot *slot)
 {
 	struct cloexec_thread *self = thread_self();
-	int saved_errno = errno;
+	int saved_errno;
+	bool sure;
 	void *addr;
 
 	self->resolving = 1;
+	/*
+	 * Where the objects' own tables say, without dlsym's cost, nor a
+	 * call into libc (next.c): errno is not touched there.
+	 */
+	addr = real_next(slot->name, slot->version, &sure);
+	if (!sure) {
+		saved_errno = errno;
 #if HAVE_DLVSYM
-	if (slot->version[0])
-		addr = dlvsym(RTLD_NEXT, slot->name, slot->version);
-	else
+		if (slot->version[0])
+			addr = dlvsym(RTLD_NEXT, slot->name, slot->version);
+		else
 #endif
-		/* Without dlvsym (musl) there are no symbol versions either. */
-		addr = dlsym(RTLD_NEXT, slot->name);
+			/* Without dlvsym (musl) there are no versions either. */
+			addr = dlsym(RTLD_NEXT, slot->name);
+		errno = saved_errno;
+	}
 	self->resolving = 0;
-	errno = saved_errno;
 	return addr;
 }
 
