@@ -88,6 +88,90 @@ function whole_row(label, name, limit, unit, ratio_, scale,    p, e, l, d,
 	print line
 }
 
+# A row of counts: the three configurations' values and what lib adds.
+function count_row(label, p, e, l, shown, limit, verdict,    line) {
+	line = sprintf("%-32s %9s %9s %9s %9s  %-9s %s", label, p, e, l,
+		       shown, limit, verdict)
+	sub(/ +$/, "", line)
+	print line
+}
+
+function per(x, n) {
+	return x != "" && n > 0 ? x / n : ""
+}
+
+function fmt1(x) {
+	return x == "" ? "-" : sprintf("%.1f", x)
+}
+
+# The figures of a whole workload that noise does not move, each
+# configuration's single run (round 0): system calls and processes
+# (strace), minor faults (wait4, the median of the CPU rounds) per
+# process; for the shell loop also the user-space instructions of every
+# process (callgrind), against LIMIT as lib/empty.
+function quiet_rows(what, name, limit,    c, n, v, ir, procs, d, shown,
+		    verdict) {
+	split("plain empty lib", c, " ")
+	if (name == "shloop") {
+		for (n = 1; n <= 3; n++) {
+			ir[c[n]] = med("whole", c[n], "shloop_ir")
+			procs[c[n]] = med("whole", c[n], "shloop_ir_procs")
+		}
+		d = ir["empty"] > 0 && ir["lib"] != "" ? \
+			ir["lib"] / ir["empty"] : ""
+		shown = fmt(d, "x%.3f")
+		verdict = target("whole system: shell loop Ir every process " \
+				 "lib/empty", d == "" ? "" : sprintf("%.3f", d),
+				 "<=", limit, "")
+		count_row(sprintf("shell loop x%d: Ir, %s procs",
+				  shloop_lines(), count(procs["lib"])),
+			  count(ir["plain"]), count(ir["empty"]),
+			  count(ir["lib"]), shown, "<= " limit, verdict)
+		d = ir["empty"] != "" && ir["lib"] != "" && procs["lib"] > 0 ? \
+			(ir["lib"] - ir["empty"]) / procs["lib"] : ""
+		count_row("  Ir per process", fmt(per(ir["plain"],
+			  procs["plain"]), "%.0f"), fmt(per(ir["empty"],
+			  procs["empty"]), "%.0f"), fmt(per(ir["lib"],
+			  procs["lib"]), "%.0f"), fmt(d, "%+.0f"), "", "")
+	}
+	for (n = 1; n <= 3; n++) {
+		procs[c[n]] = med("whole", c[n], name "_procs")
+		v["sys", c[n]] = per(med("whole", c[n], name "_sys"),
+				     procs[c[n]])
+		v["flt", c[n]] = per(med("whole", c[n], name "_flt"),
+				     procs[c[n]])
+	}
+	d = v["sys", "lib"] != "" && v["sys", "empty"] != "" ? \
+		v["sys", "lib"] - v["sys", "empty"] : ""
+	count_row(sprintf("%s: syscalls/process", what), fmt1(v["sys", "plain"]),
+		  fmt1(v["sys", "empty"]), fmt1(v["sys", "lib"]),
+		  fmt(d, "%+.1f"), "", "")
+	d = v["flt", "lib"] != "" && v["flt", "empty"] != "" ? \
+		v["flt", "lib"] - v["flt", "empty"] : ""
+	count_row(sprintf("%s: faults/process", what), fmt1(v["flt", "plain"]),
+		  fmt1(v["flt", "empty"]), fmt1(v["flt", "lib"]),
+		  fmt(d, "%+.1f"), "", "")
+	count_row(sprintf("%s: processes", what), count(procs["plain"]),
+		  count(procs["empty"]), count(procs["lib"]), "", "", "")
+}
+
+function shloop_lines(    k) {
+	return shloop_ir_lines ? shloop_ir_lines : 4
+}
+
+# What exec adds beyond the start-up of the program that execs (issue
+# 35): the library's Ir before execve less its Ir at the start of
+# /bin/true (the process start rows), each against the empty preload.
+function exec_beyond_start(    x, t, d) {
+	x = med("whole", "lib", "exec_ir") - med("whole", "empty", "exec_ir")
+	t = med("startir", "lib", "true") - med("startir", "empty", "true")
+	d = med("whole", "lib", "exec_ir") != "" && \
+	    med("startir", "lib", "true") != "" ? x - t : ""
+	count_row("exec: Ir beyond start-up", "", "", "", count(d, "+"),
+		  "<= +2000", target("whole system: exec Ir beyond start-up",
+				     d, "<=", 2000, ""))
+}
+
 function whole_system() {
 	print ""
 	print "Whole system: every process preloaded (parents too), against " \
@@ -97,10 +181,14 @@ function whole_system() {
 	print "median of the rounds' lib/empty; Ir: callgrind; the library's " \
 		"share of exec: its"
 	print "exec wrapper's inclusive Ir, the plain and empty columns " \
-		"libc's execl)"
+		"libc's execl; the counts under"
+	print "each CPU row, which noise does not move: Ir of every " \
+		"process (callgrind), system calls"
+	print "(strace -f), minor faults (wait4), per process; one run each)"
 	printf "%-32s %9s %9s %9s %9s  %s\n", "figure", "plain", "empty",
 		"lib", "lib-emp", "target"
 	whole_row("exec: Ir before execve", "exec_ir", "", "", 0, 1)
+	exec_beyond_start()
 	whole_row("exec: Ir in the exec wrapper", "execwrap_ir", 2000, "",
 		  0, 1)
 	whole_row("fork: child minor faults", "fork_flt", 2, "", 0, 1)
@@ -108,8 +196,10 @@ function whole_system() {
 	whole_row("fork+exec: child Ir", "forkexec_ir", 8000, "", 0, 1)
 	whole_row("shell loop x100: CPU ms", "shloop_cpu", 1.03, "", 1,
 		  1000)
+	quiet_rows("shell loop x100", "shloop", 1.03)
 	whole_row("configure -q: CPU s", "configure_cpu", 1.03, "", 1,
 		  1000000)
+	quiet_rows("configure -q", "configure", "")
 }
 
 {

@@ -20,6 +20,11 @@
 # children, as /etc/ld.so.preload does in an image: plain (none), empty
 # (tests/lib's library of nothing, every process) and lib (every process).
 # Its configure figure takes some minutes: BENCH_QUICK=1 leaves it out.
+# Beside each CPU ratio of a whole workload, the counts that noise does
+# not move (issue 35): the user-space instructions of every process of a
+# short shell loop (callgrind, BENCH_SHLOOP_IR_LINES lines, 4 by default),
+# and for the shell loop and configure the system calls (strace -f) and
+# minor faults (wait4) per process.
 #
 # Prints one table and writes it, and the same as CSV, to bench/results/.
 set -eu
@@ -33,6 +38,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top_srcdir=$(cd "$here/.." && pwd)
 empty=$b/tests/lib/.libs/libempty.so
 rounds=${BENCH_ROUNDS:-10}
+# The shell loop's lines under callgrind (every process traced is slow).
+shloop_ir_n=${BENCH_SHLOOP_IR_LINES:-4}
 res=$b/bench/results
 mkdir -p "$res"
 tmp=$(mktemp -d)
@@ -309,13 +316,15 @@ whole() {
 		for cfg in $(rotate $((r % 3)) plain empty lib); do
 			if out=$(preloaded "$cfg" "$forkexec" run /bin/sh \
 				"$here/pipeline.sh" 100); then
-				echo "$out" |
-					sed -n "s/^cpu /whole $r $cfg shloop_cpu /p" \
-						>>"$raw"
+				echo "$out" | sed -n \
+					-e "s/^cpu /whole $r $cfg shloop_cpu /p" \
+					-e "s/^flt /whole $r $cfg shloop_flt /p" \
+					>>"$raw"
 			fi
 		done
 		r=$((r + 1))
 	done
+	shloop_counts
 
 	# This project's configure, every process preloaded: a copy of what
 	# it reads, since the source tree may be configured in place (which
@@ -339,9 +348,10 @@ whole() {
 			mkdir "$src/build"
 			if out=$(cd "$src/build" && preloaded "$cfg" \
 				"$forkexec" run ../configure -q 2>"$tmp/cfg.err"); then
-				echo "$out" |
-					sed -n "s/^cpu /whole $r $cfg configure_cpu /p" \
-						>>"$raw"
+				echo "$out" | sed -n \
+					-e "s/^cpu /whole $r $cfg configure_cpu /p" \
+					-e "s/^flt /whole $r $cfg configure_flt /p" \
+					>>"$raw"
 			else
 				note "bench: configure failed under $cfg:" \
 					"$(tail -n 3 "$tmp/cfg.err")"
@@ -349,7 +359,78 @@ whole() {
 		done
 		r=$((r + 1))
 	done
+	# Its system calls and processes, once each: the count is the same
+	# run to run, but for what the compiler's own choices make differ.
+	if command -v strace >/dev/null 2>&1; then
+		note "bench: whole system: configure under strace, empty and lib"
+		for cfg in empty lib; do
+			rm -rf "$src/build"
+			mkdir "$src/build"
+			# shellcheck disable=SC2046
+			if (cd "$src/build" && env -u LD_PRELOAD strace -f -c \
+				-o "$tmp/sc" $(preload_opt "$cfg") \
+				../configure -q >/dev/null 2>&1); then
+				syscalls_of "$tmp/sc" configure "$cfg"
+			fi
+		done
+	fi
 	rm -rf "$src"
+}
+
+# FILE NAME CONFIG: the system calls and processes (forks + 1) that strace
+# -c counted in FILE, as whole rows NAME_sys and NAME_procs.  A fork that
+# a signal interrupts is made again (ERESTARTNOINTR): one process, two
+# calls, one of them an error.
+syscalls_of() {
+	awk -v name="$2" -v cfg="$3" '
+		$NF == "total" { calls = $4 }
+		$NF ~ /^(clone|clone3|fork|vfork)$/ {
+			forks += $4 - (NF == 6 ? $5 : 0)
+		}
+		END {
+			if (calls) {
+				print "whole 0 " cfg " " name "_sys " calls
+				print "whole 0 " cfg " " name "_procs " forks + 1
+			}
+		}' "$1" >>"$raw"
+}
+
+# The shell loop's counts, which noise does not move: user-space
+# instructions summed over every process of a short run (callgrind
+# follows each fork and exec; a dump before fork leaves a child only its
+# own costs, and one before execve ends an image, as for the fork+exec
+# figure), and the system calls and processes of the long run, by strace.
+shloop_counts() {
+	if $have_valgrind; then
+		note "bench: whole system: shell loop x$shloop_ir_n (callgrind, every process)"
+		for cfg in plain empty lib; do
+			rm -rf "$tmp/cgs"
+			mkdir "$tmp/cgs"
+			preloaded "$cfg" valgrind -q --tool=callgrind \
+				--trace-children=yes --dump-before=fork \
+				--dump-before=execve \
+				--callgrind-out-file="$tmp/cgs/cg.%p" \
+				/bin/sh "$here/pipeline.sh" "$shloop_ir_n" \
+				>/dev/null 2>&1 || continue
+			sum=0
+			for f in "$tmp/cgs"/cg.*; do
+				[ -f "$f" ] || continue
+				sum=$((sum + $(ir_total "$f")))
+			done
+			procs=$(cd "$tmp/cgs" && ls | sed 's/^cg\.\([0-9]*\).*/\1/' |
+				sort -u | wc -l)
+			echo "whole 0 $cfg shloop_ir $sum" >>"$raw"
+			echo "whole 0 $cfg shloop_ir_procs $procs" >>"$raw"
+		done
+		rm -rf "$tmp/cgs"
+	fi
+	command -v strace >/dev/null 2>&1 || return 0
+	for cfg in plain empty lib; do
+		# shellcheck disable=SC2046
+		env -u LD_PRELOAD strace -f -c -o "$tmp/sc" $(preload_opt "$cfg") \
+			/bin/sh "$here/pipeline.sh" 100 >/dev/null 2>&1 &&
+			syscalls_of "$tmp/sc" shloop "$cfg"
+	done
 }
 
 # BENCH_RAW=FILE: only the report, from an earlier run's raw.txt.
@@ -365,4 +446,5 @@ header="$(date -u +%Y-%m-%d), $cpu, $(nproc) cpus, Linux $(uname -r), $glibc"
 
 cp "$raw" "$res/raw.txt"
 awk -v header="$header" -v rounds="$rounds" -v res="$res" \
+	-v shloop_ir_lines="$shloop_ir_n" \
 	-f "$(dirname "$0")/report.awk" "$raw" | tee "$res/table.txt"

@@ -18,6 +18,7 @@ src_libcorebase_la_SOURCES = \
 	src/core/fdreq.c src/core/fdreq.h \
 	src/core/fdtable.c src/core/fdtable.h \
 	src/core/start.c \
+	src/core/kstat.c \
 	src/core/flags.h \
 	src/core/forklock.c src/core/forklock.h \
 	src/core/handoff.c src/core/handoff.h \
@@ -26,6 +27,7 @@ src_libcorebase_la_SOURCES = \
 	src/core/line.c src/core/line.h \
 	src/core/peek.c src/core/peek.h \
 	src/core/load.h \
+	src/core/next.c src/core/next.h \
 	src/core/pid.c src/core/pid.h \
 	src/core/policy.c src/core/policy.h \
 	src/core/probe.c src/core/probe.h \
@@ -42,7 +44,10 @@ src_libcorebase_la_SOURCES = \
 # the wrapper's frame.  No -fexceptions: that would make libgcc_s a
 # dependency, loaded into every process (fdreq.c says how cancellation is
 # handled without it).
-LIB_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fasynchronous-unwind-tables
+# libcbind.h: the versions of libc the library's own calls are bound at
+# (src/symvers.sh bind).
+LIB_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fasynchronous-unwind-tables \
+	-include libcbind.h
 src_libcorebase_la_CFLAGS = $(LIB_CFLAGS)
 
 noinst_LTLIBRARIES += src/libcore.la
@@ -116,8 +121,11 @@ src/libcloexec.map: src/libcloexec.names $(top_srcdir)/src/symvers.sh
 symvers.h: src/libcloexec.names $(top_srcdir)/src/symvers.sh
 	$(AM_V_GEN)$(SYMVERS) header '$(READELF)' src/libcloexec.names \
 	  $(CLOEXEC_LIBC_FILES) > $@-t && mv $@-t $@
-BUILT_SOURCES += symvers.h
-CLEANFILES += src/libcloexec.names src/libcloexec.map symvers.h
+libcbind.h: src/libcloexec.names $(top_srcdir)/src/symvers.sh
+	$(AM_V_GEN)$(SYMVERS) bind '$(READELF)' src/libcloexec.names \
+	  $(CLOEXEC_LIBC_FILES) > $@-t && mv $@-t $@
+BUILT_SOURCES += symvers.h libcbind.h
+CLEANFILES += src/libcloexec.names src/libcloexec.map symvers.h libcbind.h
 EXTRA_DIST += src/symvers.sh
 EXTRA_DIST += src/entrypoints.def
 EXTRA_DIST += src/core/handoff.def src/handoff.sh src/core/why.def src/why.sh

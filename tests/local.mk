@@ -236,6 +236,7 @@ tests_lib_liboldkernel_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 # real programs, make install.
 SHELL_TESTS = \
 	tests/cmd/cloexec.test \
+	tests/cmd/next.test \
 	tests/cmd/policy.test \
 	tests/cmd/layers.test \
 	tests/cmd/inspect.test \
@@ -282,6 +283,13 @@ tests_lib_libslowinit_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 check_LTLIBRARIES += tests/lib/libctoropen.la
 tests_lib_libctoropen_la_SOURCES = tests/lib/ctoropen.c
 tests_lib_libctoropen_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+
+# Another interposer of socket() and close(), preloaded after the library
+# (next.test).
+check_LTLIBRARIES += tests/lib/libnextsocket.la
+tests_lib_libnextsocket_la_SOURCES = tests/lib/nextsocket.c
+tests_lib_libnextsocket_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+tests_lib_libnextsocket_la_LIBADD = -ldl
 
 # A /tmp without O_TMPFILE, preloaded after the library (policy.test).
 check_LTLIBRARIES += tests/lib/libnotmpfile.la

@@ -79,6 +79,26 @@ static enum fdreq_path fdreq_fallback(struct fdreq *rq,
 static void fdreq_fallback_open(struct fdreq *rq, int dirfd, const char *path,
 				int flags);
 
+/* Beside the policy's word, on a page every start writes (export.h). */
+_Atomic uint32_t fdreq_fast_classes[CAP_COUNT] STARTUP_DATA;
+
+/*
+ * The fast path holds for the class of spec from now on: the policy this
+ * process published (not the default word a signal handler or a copy of a
+ * loading process gets, policy_load) forces it and wants nothing more,
+ * and the kernel takes the flag.
+ */
+static void note_fast(const struct fd_spec *spec)
+{
+	uint32_t word = atomic_load_explicit(&policy_hot, memory_order_acquire);
+	uint32_t cls = 1u << spec->cls;
+
+	if ((word & (cls | POLICY_KEEPS | POLICY_REPORT)) == cls &&
+	    cap_known_native(spec->cap))
+		atomic_fetch_or_explicit(&fdreq_fast_classes[spec->cap], cls,
+					 memory_order_relaxed);
+}
+
 enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
 				 int flags, int wait_fd, bool may_force,
 				 bool onto, const char *call, void *caller)
@@ -103,6 +123,8 @@ enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
 	if (cap_native(spec->cap)) {
 		rq->flags |= flags_unmap(&spec->family, props);
 		rq->fast = !rq->extra && (props & FDP_CLOEXEC);
+		if (rq->fast)
+			note_fast(spec);
 		return rq->path = FDREQ_NATIVE;
 	}
 	return rq->path = fdreq_fallback(rq, spec, wait_fd);

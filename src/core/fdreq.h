@@ -97,10 +97,21 @@ enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
 	__attribute__((visibility("hidden"), cold));
 
 /*
- * The common case, in a few instructions and no call: the policy is
- * loaded, forces the class and has nothing more to do, the caller passed
- * none of the family's bits, and the kernel is known to take the flag.
- * Everything else, the first call included, is fdreq_start_slow().
+ * The classes whose calls take the fast path with each capability: the
+ * policy is loaded, forces the class and has nothing more to do, and the
+ * kernel is known to take the flag.  A bit is set by the slow path of the
+ * first call that finds all of that (fdreq.c), and never cleared: the
+ * policy of a process is loaded once, and a capability is found once.
+ * One test of one word on the fast path, where there were two.
+ */
+extern _Atomic uint32_t fdreq_fast_classes[CAP_COUNT]
+	__attribute__((visibility("hidden")));
+
+/*
+ * The common case, in a few instructions and no call: the class is fast
+ * with the call's capability (fdreq_fast_classes), and the caller passed
+ * none of the family's bits.  Everything else, the first call included,
+ * is fdreq_start_slow().
  *
  * The wrappers programs call most (socket, pipe, open, dup, fopen) take
  * it without a request: the flagged call (fdreq_fast_flags), then
@@ -111,13 +122,11 @@ enum fdreq_path fdreq_start_slow(struct fdreq *rq, const struct fd_spec *spec,
 static inline __attribute__((always_inline)) bool
 fdreq_fast(const struct fd_spec *spec, int flags)
 {
-	uint32_t word = atomic_load_explicit(&policy_hot, memory_order_acquire);
-	uint32_t cls = 1u << spec->cls;
+	uint32_t fast = atomic_load_explicit(&fdreq_fast_classes[spec->cap],
+					     memory_order_relaxed);
 
-	return __builtin_expect((word & (cls | POLICY_KEEPS | POLICY_REPORT)) ==
-						cls &&
-					!(flags & flags_known(&spec->family)) &&
-					cap_known_native(spec->cap),
+	return __builtin_expect((fast & (1u << spec->cls)) &&
+					!(flags & flags_known(&spec->family)),
 				1);
 }
 
@@ -373,22 +382,38 @@ int fdreq_fast_low_pair(unsigned mark, int ret, int fds[2])
 	__attribute__((visibility("hidden"), cold));
 
 /*
+ * The fast path's note of a new fd, where it is one store: true then.
+ * False for what fdreq_fast_rest() does.
+ */
+static inline __attribute__((always_inline)) bool fdreq_fast_note(int fd,
+								  unsigned mark)
+{
+	if (__builtin_expect((unsigned)fd - 3 <
+				     atomic_load_explicit(&fdtable_fast_span,
+							  memory_order_relaxed),
+			     1)) {
+		fdtable_chunk0[fd] = (uint8_t)mark;
+		return true;
+	}
+	return false;
+}
+
+static inline __attribute__((always_inline)) bool
+fdreq_fast_noted(const struct fd_spec *spec, int fd)
+{
+	(void)spec;
+	return fdreq_fast_note(fd, FDT_FORCED_MARK);
+}
+
+/*
  * The fd of the fast path's call, as fdreq_end() would leave it: nothing
  * live across a call, so that the wrapper needs no saved register.
  */
 static inline __attribute__((always_inline)) int
 fdreq_fast_end(const struct fd_spec *spec, int fd)
 {
-	if (__builtin_expect((unsigned)fd - 3 < FDT_CHUNK - 3, 1)) {
-		fdtable_chunk0[fd] = FDT_FORCED_MARK;
-		if (__builtin_expect(
-			    (unsigned)fd <
-				    atomic_load_explicit(&fdtable_top,
-							 memory_order_relaxed),
-			    1))
-			return fd;
-	}
-	(void)spec;
+	if (fdreq_fast_noted(spec, fd))
+		return fd;
 	return fdreq_fast_rest(fd, FDT_FORCED_MARK);
 }
 
@@ -401,15 +426,8 @@ static inline __attribute__((always_inline)) int fdreq_fast_end_copy(int src,
 {
 	unsigned mark = fdtable_copy_mark(fdtable_get(src));
 
-	if (__builtin_expect((unsigned)fd - 3 < FDT_CHUNK - 3, 1)) {
-		fdtable_chunk0[fd] = (uint8_t)mark;
-		if (__builtin_expect(
-			    (unsigned)fd <
-				    atomic_load_explicit(&fdtable_top,
-							 memory_order_relaxed),
-			    1))
-			return fd;
-	}
+	if (fdreq_fast_note(fd, mark))
+		return fd;
 	return fdreq_fast_rest(fd, mark);
 }
 
@@ -433,16 +451,14 @@ int fdreq_end_dupfd(struct fdreq *rq, int fd, long min)
 static inline __attribute__((always_inline)) int
 fdreq_fast_end_pair(const struct fd_spec *spec, int ret, int fds[2])
 {
-	unsigned top, a, b;
+	unsigned span, a, b;
 
 	if (__builtin_expect(ret == 0, 1)) {
-		top = atomic_load_explicit(&fdtable_top, memory_order_relaxed);
+		span = atomic_load_explicit(&fdtable_fast_span,
+					    memory_order_relaxed);
 		a = (unsigned)fds[0];
 		b = (unsigned)fds[1];
-		if (__builtin_expect(a - 3 < FDT_CHUNK - 3 &&
-					     b - 3 < FDT_CHUNK - 3 &&
-					     a < top && b < top,
-				     1)) {
+		if (__builtin_expect(a - 3 < span && b - 3 < span, 1)) {
 			fdtable_chunk0[a] = FDT_FORCED_MARK;
 			fdtable_chunk0[b] = FDT_FORCED_MARK;
 			return ret;

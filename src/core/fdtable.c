@@ -25,6 +25,7 @@ uint8_t fdtable_chunk0[FDT_CHUNK] __attribute__((section("cloexec_table")));
 /* Slot 0 unused: fdtable_chunk() gives fdtable_chunk0 for it. */
 _Atomic(uint8_t *) fdtable_chunks[FDT_CHUNKS] ZERO_DATA;
 atomic_uint fdtable_top STARTUP_DATA;
+atomic_uint fdtable_fast_span STARTUP_DATA;
 /*
  * An origin as stored, 24 bytes: the call's name is one of the library's
  * own strings, kept as its distance from a string of the library, and the
@@ -119,10 +120,19 @@ bool fdtable_origin(int fd, struct fd_origin *out)
 void fdtable_raise_top(int fd)
 {
 	unsigned top = atomic_load_explicit(&fdtable_top, memory_order_relaxed);
+	unsigned end = (unsigned)fd < FDT_CHUNK ? (unsigned)fd + 1 : FDT_CHUNK;
+	unsigned span;
 
 	while (top <= (unsigned)fd &&
 	       !atomic_compare_exchange_weak_explicit(
 		       &fdtable_top, &top, (unsigned)fd + 1,
+		       memory_order_relaxed, memory_order_relaxed))
+		;
+	/* The top is past fd now: the span may reach it, never beyond. */
+	span = atomic_load_explicit(&fdtable_fast_span, memory_order_relaxed);
+	while (end > 3 && span < end - 3 &&
+	       !atomic_compare_exchange_weak_explicit(
+		       &fdtable_fast_span, &span, end - 3,
 		       memory_order_relaxed, memory_order_relaxed))
 		;
 }

@@ -89,6 +89,12 @@ extern uint8_t fdtable_chunk0[FDT_CHUNK] __attribute__((visibility("hidden")));
  * so they cost the fds a process has had, not the table's capacity.
  */
 extern atomic_uint fdtable_top __attribute__((visibility("hidden")));
+/*
+ * How many fds from 3 up lie below both the top and the first chunk's
+ * end: those that a new fd's note takes one store for, and no more
+ * (fdreq.h's fast path).  It follows the top, and never goes back.
+ */
+extern atomic_uint fdtable_fast_span __attribute__((visibility("hidden")));
 void fdtable_raise_top(int fd) __attribute__((visibility("hidden")));
 
 void fdtable_set_keep(int fd) __attribute__((visibility("hidden")));

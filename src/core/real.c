@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "export.h"
+#include "next.h"
 #include "real.h"
 #include "thread.h"
 
@@ -16,19 +18,28 @@ __thread struct cloexec_thread cloexec_self
 static void *real_lookup(struct real_slot *slot)
 {
 	struct cloexec_thread *self = thread_self();
-	int saved_errno = errno;
+	int saved_errno;
+	bool sure;
 	void *addr;
 
 	self->resolving = 1;
+	/*
+	 * Where the objects' own tables say, without dlsym's cost, nor a
+	 * call into libc (next.c): errno is not touched there.
+	 */
+	addr = real_next(slot->name, slot->version, &sure);
+	if (!sure) {
+		saved_errno = errno;
 #if HAVE_DLVSYM
-	if (slot->version[0])
-		addr = dlvsym(RTLD_NEXT, slot->name, slot->version);
-	else
+		if (slot->version[0])
+			addr = dlvsym(RTLD_NEXT, slot->name, slot->version);
+		else
 #endif
-		/* Without dlvsym (musl) there are no symbol versions either. */
-		addr = dlsym(RTLD_NEXT, slot->name);
+			/* Without dlvsym (musl) there are no versions either. */
+			addr = dlsym(RTLD_NEXT, slot->name);
+		errno = saved_errno;
+	}
 	self->resolving = 0;
-	errno = saved_errno;
 	return addr;
 }
 
@@ -59,12 +70,21 @@ extern struct real_slot __start_cloexec_real[]
 extern struct real_slot __stop_cloexec_real[]
 	__attribute__((weak, visibility("hidden")));
 
+/*
+ * Every slot of the pass was resolved once (or found absent), and none is
+ * ever unresolved again: later passes have nothing to do.  A fork's
+ * prepare handler asks at every fork, some 1,100 instructions a pass.
+ */
+static _Atomic bool children_done STARTUP_DATA, all_done STARTUP_DATA;
+
 static void resolve_each(bool children_only)
 {
+	_Atomic bool *done = children_only ? &children_done : &all_done;
 	struct real_slot *slot;
 	void *addr;
 
-	if (thread_self()->resolving)
+	if (atomic_load_explicit(done, memory_order_acquire) ||
+	    thread_self()->resolving)
 		return;
 	for (slot = __start_cloexec_real; slot < __stop_cloexec_real; slot++) {
 		if (slot->absent || (children_only && !slot->for_children) ||
@@ -78,6 +98,10 @@ static void resolve_each(bool children_only)
 		else
 			slot->absent = 1;
 	}
+	atomic_store_explicit(done, true, memory_order_release);
+	if (!children_only)
+		atomic_store_explicit(&children_done, true,
+				      memory_order_release);
 }
 
 void real_resolve_all(void)

@@ -122,13 +122,26 @@ static int raw_fclose(FILE *f)
 REAL_SLOT(fclose, raw_fclose);
 REAL_SLOT(pclose, raw_fclose);
 
-CLOEXEC_EXPORT int fclose(FILE *f)
+static __attribute__((noinline)) int fclose_slow(FILE *f)
 {
 	int fd = stream_fd(f);
 
 	if (fd >= 0)
 		fdtable_forget(fd);
 	return REAL(fclose)(f);
+}
+
+/* As close's: one store and a jump, where the function is resolved. */
+CLOEXEC_EXPORT int fclose(FILE *f)
+{
+	int (*ready)(FILE *) = REAL_READY(fclose);
+	unsigned fd = (unsigned)stream_fd(f);
+
+	if (__builtin_expect(ready && fd < FDT_CHUNK, 1)) {
+		fdtable_chunk0[fd] = 0;
+		return ready(f);
+	}
+	return fclose_slow(f);
 }
 
 CLOEXEC_EXPORT int pclose(FILE *f)

@@ -84,11 +84,13 @@ CLOEXEC_EXPORT int epoll_create(int size)
 	return fdreq_end(&rq, REAL(epoll_create)(size));
 }
 
-CLOEXEC_EXPORT int epoll_create1(int flags)
+static __attribute__((noinline)) int epoll_create1_slow(int flags,
+							void *caller)
 {
 	struct fdreq rq;
 
-	switch (fdreq_try_begin(&rq, &spec_epoll1, flags, -1)) {
+	switch (fdreq_try_begin_for(&rq, &spec_epoll1, flags, -1,
+				    "epoll_create1", caller)) {
 	case FDREQ_FALLBACK:
 		return fdreq_end(&rq, REAL(epoll_create)(1));
 	case FDREQ_FAILED:
@@ -96,6 +98,29 @@ CLOEXEC_EXPORT int epoll_create1(int flags)
 	default:
 		return fdreq_end(&rq, REAL(epoll_create1)(fdreq_flags(&rq)));
 	}
+}
+
+static __attribute__((noinline, cold)) int epoll_create1_failed(long err)
+{
+	return (int)sys_result(err);
+}
+
+/*
+ * Natively the kernel's epoll_create1 itself, as dup is F_DUPFD_CLOEXEC
+ * (dup.c): libc's is the system call and nothing else, and no
+ * cancellation point.
+ */
+CLOEXEC_EXPORT int epoll_create1(int flags)
+{
+	if (fdreq_fast(&spec_epoll1, flags)) {
+		long fd = sys_epoll_create1(fdreq_fast_flags(&spec_epoll1,
+							     flags));
+
+		if (__builtin_expect((unsigned long)fd > -4096UL, 0))
+			return epoll_create1_failed(fd);
+		return fdreq_fast_end(&spec_epoll1, (int)fd);
+	}
+	return epoll_create1_slow(flags, __builtin_return_address(0));
 }
 
 CLOEXEC_EXPORT int inotify_init(void)

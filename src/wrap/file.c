@@ -123,22 +123,40 @@ open_slow(const char *call, int (*real)(const char *, int, ...),
 /*
  * A name of open that libc exports: its own real function, one body.
  * The fast path (fdreq.h) first, where the function is resolved.
+ *
+ * Defined with the mode as a third argument, not as `...' (under another
+ * C name, the symbol's own given by asm): on every ABI this library is
+ * built for, an int of a variadic call travels where a named one would,
+ * so the mode, if the caller passed one, is where the real open reads it
+ * when the flags say there is one (O_CREAT, O_TMPFILE), and passed on
+ * untouched without a va_list, or any test of the flags.  Without one the
+ * argument is whatever the caller left in that register or stack slot
+ * (syscall() reads its six arguments the same way: export.h), which the
+ * real open does not read and the slow path does not use.
  */
-#define OPEN_EXPORT(sym)                                                   \
-	CLOEXEC_EXPORT int sym(const char *path, int flags, ...)           \
-	{                                                                  \
-		int (*ready)(const char *, int, ...) = REAL_READY(sym);    \
-		mode_t mode = 0;                                           \
-                                                                           \
-		OPEN_MODE(flags, mode);                                    \
-		if (ready && fdreq_fast(&spec_open, flags))                \
-			return fdreq_fast_end(                             \
-				&spec_open,                                \
-				ready(path,                                \
-				      fdreq_fast_flags(&spec_open, flags), \
-				      mode));                              \
-		return open_slow(#sym, REAL(sym), path, flags, mode,       \
-				 __builtin_return_address(0));             \
+typedef int open_regs_fn(const char *, int, mode_t);
+
+#define OPEN_EXPORT(sym)                                                     \
+	static __attribute__((noinline)) int sym##_general(                     \
+		const char *path, int flags, mode_t mode, void *caller)      \
+	{                                                                    \
+		return open_slow(#sym, REAL(sym), path, flags,               \
+				 open_has_mode(flags) ? mode : 0, caller);   \
+	}                                                                    \
+	CLOEXEC_EXPORT READS_UNPASSED_ARGS int sym##_regs(                   \
+		const char *path, int flags, mode_t mode) __asm__(#sym);     \
+	int sym##_regs(const char *path, int flags, mode_t mode)             \
+	{                                                                    \
+		open_regs_fn *ready = (open_regs_fn *)REAL_READY(sym);       \
+                                                                             \
+		if (ready && fdreq_fast(&spec_open, flags))                  \
+			return fdreq_fast_end(                               \
+				&spec_open,                                  \
+				ready(path,                                  \
+				      fdreq_fast_flags(&spec_open, flags),   \
+				      mode));                                \
+		return sym##_general(path, flags, mode,                         \
+				  __builtin_return_address(0));              \
 	}
 OPEN_EXPORT(open)
 OPEN_EXPORT(open64)

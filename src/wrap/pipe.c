@@ -33,44 +33,62 @@ REAL_SLOT(pipe2, raw_pipe2);
 REAL_SLOT(__pipe, raw_pipe);
 #endif
 
+/*
+ * Natively, pipe() is the kernel's pipe2 itself, as dup() is fcntl's
+ * F_DUPFD_CLOEXEC (dup.c): libc's pipe2 is nothing but the system call,
+ * and neither is a cancellation point.  The first call then looks up no
+ * real function either.
+ */
+static int native_pipe(int fds[2], int flags)
+{
+	return (int)sys_result(sys_pipe2(fds, flags));
+}
+
+/* errno, out of line: the fast path then keeps nothing across a call. */
+static __attribute__((noinline, cold)) int pipe_failed(long err)
+{
+	return (int)sys_result(err);
+}
+
 /* One body for pipe and __pipe; call is the name, for the audit. */
-static __attribute__((noinline)) int
-pipe_slow(const char *call, int (*real)(int[2]), int fds[2], void *caller)
+static int pipe_slow(const char *call, int (*real)(int[2]), int fds[2],
+		     void *caller)
 {
 	struct fdreq rq;
 
 	if (fdreq_start_unrefused(&rq, &spec_pipe, 0, -1, true, false, call,
 				  caller) == FDREQ_NATIVE)
-		return fdreq_end_pair(&rq, REAL(pipe2)(fds, fdreq_flags(&rq)),
+		return fdreq_end_pair(&rq, native_pipe(fds, fdreq_flags(&rq)),
 				      fds);
 	return fdreq_end_pair(&rq, real(fds), fds);
 }
 
-/* The fast path (fdreq.h) first, where pipe2 is resolved. */
-#define PIPE_WITH(call, real, fds)                                           \
-	do {                                                                 \
-		int (*ready)(int[2], int) = REAL_READY(pipe2);               \
+/*
+ * The fast path (fdreq.h) first; the rest apart, with its look-up of the
+ * real function, so that the fast path keeps nothing across a call.
+ */
+#define PIPE_EXPORT(sym)                                                     \
+	static __attribute__((noinline)) int sym##_general(int fds[2],       \
+							    void *caller)    \
+	{                                                                    \
+		return pipe_slow(#sym, REAL(sym), fds, caller);              \
+	}                                                                    \
+	CLOEXEC_EXPORT int sym(int fds[2])                                   \
+	{                                                                    \
+		if (fdreq_fast(&spec_pipe, 0)) {                             \
+			long err = sys_pipe2(                                \
+				fds, fdreq_fast_flags(&spec_pipe, 0));       \
                                                                              \
-		if (ready && fdreq_fast(&spec_pipe, 0))                      \
-			return fdreq_fast_end_pair(                          \
-				&spec_pipe,                                  \
-				ready(fds, fdreq_fast_flags(&spec_pipe, 0)), \
-				fds);                                        \
-		return pipe_slow(call, real, fds,                            \
-				 __builtin_return_address(0));               \
-	} while (0)
-
-CLOEXEC_EXPORT int pipe(int fds[2])
-{
-	PIPE_WITH(__func__, REAL(pipe), fds);
-}
-
+			if (__builtin_expect(err != 0, 0))                   \
+				return pipe_failed(err);                     \
+			return fdreq_fast_end_pair(&spec_pipe, 0, fds);      \
+		}                                                            \
+		return sym##_general(fds, __builtin_return_address(0));      \
+	}
+PIPE_EXPORT(pipe)
 /* glibc's own name of pipe, which some programs bind. */
 #if HAVE___PIPE
-CLOEXEC_EXPORT int __pipe(int fds[2])
-{
-	PIPE_WITH(__func__, REAL(__pipe), fds);
-}
+PIPE_EXPORT(__pipe)
 #endif
 
 CLOEXEC_EXPORT int pipe2(int fds[2], int flags)

@@ -230,22 +230,23 @@ fopen_slow(const char *call, FILE *(*real)(const char *, const char *),
 }
 
 /*
- * The fast path (fdreq.h), where the function is resolved and the mode
- * takes an "e": true, and the result in *f; false for the general one.
+ * mode_with_e()'s work for the usual modes, in one pass, into buf (8
+ * bytes): "r" is "re", "rb+" is "reb+".  False for one with an "e"
+ * already, a ",ccs=" part or more modifiers than glibc reads: the general
+ * path's.  The commonest, a letter alone, is one store.
  */
-WRAPPER_HELPER bool fopen_fast(FILE *(*ready)(const char *, const char *),
-			       const char *path, const char *mode, FILE **f)
+WRAPPER_HELPER bool fopen_fast_mode(const char *mode, char buf[8])
 {
-	char buf[MODE_MAX];
 	size_t i;
 
-	if (!ready || !fdreq_fast(&spec_stdio, 0) || !mode[0])
+	if (__builtin_expect(mode[0] && !mode[1], 1)) {
+		buf[0] = mode[0];
+		buf[1] = 'e';
+		buf[2] = '\0';
+		return true;
+	}
+	if (!mode[0])
 		return false;
-	/*
-	 * mode_with_e()'s work for the usual modes, in one pass: "r" is
-	 * "re", "rb+" is "reb+".  One with an "e" already, a ",ccs=" part
-	 * or more modifiers than glibc reads takes the general path.
-	 */
 	buf[0] = mode[0];
 	buf[1] = 'e';
 	for (i = 1; i < 7 && mode[i]; i++) {
@@ -256,31 +257,47 @@ WRAPPER_HELPER bool fopen_fast(FILE *(*ready)(const char *, const char *),
 	if (mode[i])
 		return false;
 	buf[i + 1] = '\0';
-	*f = ready(path, buf);
-	if (*f)
-		fdreq_fast_end(&spec_stdio, stream_fd(*f));
 	return true;
 }
 
-CLOEXEC_EXPORT FILE *fopen(const char *path, const char *mode)
+/* fdreq_fast_end()'s rest, for a FILE. */
+static __attribute__((noinline, cold)) FILE *fopen_noted(FILE *f)
 {
-	FILE *f;
-
-	if (fopen_fast(REAL_READY(fopen), path, mode, &f))
-		return f;
-	return fopen_slow(__func__, REAL(fopen), path, mode, true,
-			  __builtin_return_address(0));
+	if (f)
+		fdreq_fast_rest(stream_fd(f), FDT_FORCED_MARK);
+	return f;
 }
 
-CLOEXEC_EXPORT FILE *fopen64(const char *path, const char *mode)
-{
-	FILE *f;
-
-	if (fopen_fast(REAL_READY(fopen64), path, mode, &f))
-		return f;
-	return fopen_slow(__func__, REAL(fopen64), path, mode, true,
-			  __builtin_return_address(0));
-}
+/*
+ * The fast path (fdreq.h), where the function is resolved and the mode
+ * takes an "e"; the rest apart, with its look-up of the real function, so
+ * that the fast path keeps nothing but the mode across its call.
+ */
+#define FOPEN_EXPORT(sym)                                                    \
+	static __attribute__((noinline)) FILE *sym##_general(                \
+		const char *path, const char *mode, void *caller)            \
+	{                                                                    \
+		return fopen_slow(#sym, REAL(sym), path, mode, true,         \
+				  caller);                                   \
+	}                                                                    \
+	CLOEXEC_EXPORT FILE *sym(const char *path, const char *mode)         \
+	{                                                                    \
+		FILE *(*ready)(const char *, const char *) = REAL_READY(sym); \
+		char buf[8];                                                 \
+		FILE *f;                                                     \
+                                                                             \
+		if (!ready || !fdreq_fast(&spec_stdio, 0) ||                 \
+		    !fopen_fast_mode(mode, buf))                             \
+			return sym##_general(path, mode,                     \
+					     __builtin_return_address(0));   \
+		f = ready(path, buf);                                        \
+		if (__builtin_expect(f != NULL, 1) &&                        \
+		    fdreq_fast_noted(&spec_stdio, stream_fd(f)))             \
+			return f;                                            \
+		return fopen_noted(f);                                       \
+	}
+FOPEN_EXPORT(fopen)
+FOPEN_EXPORT(fopen64)
 
 /*
  * fopen@GLIBC_2.0 (i386 and other old ABIs): the FILE of glibc 2.0's libio,

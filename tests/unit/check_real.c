@@ -2,9 +2,13 @@
 #include "config.h"
 
 #include <check.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <unistd.h>
 
+#include "core/next.h"
 #include "core/real.h"
 #include "core/thread.h"
 #include "testlib.h"
@@ -59,6 +63,70 @@ START_TEST(missing_symbol_gets_the_raw_twin_for_good)
 }
 END_TEST
 
+/*
+ * The look-up in the objects' own tables (next.c) finds what dlsym and
+ * dlvsym find after this program, where it is sure; on glibc, with this
+ * program's calls bound lazily, it is sure of libc's names.
+ */
+static const char *const next_names[] = {
+	"open", "close", "fopen", "fclose", "socket", "pipe2", "dup2",
+	"execve", "execv", "posix_spawn", "fcntl", "openat", "getpid",
+	/* Each with an older version that is another function. */
+	"pthread_cond_wait", "pthread_cond_signal", "realpath", "regexec",
+	"sched_setaffinity", "nftw", "timer_create", "fmemopen",
+	"posix_spawnp",
+};
+
+START_TEST(next_finds_what_dlsym_finds)
+{
+	const char *name = next_names[_i];
+	bool sure;
+	void *addr = real_next(name, "", &sure);
+
+#if defined(__GLIBC__)
+	if (!getenv("LD_BIND_NOW"))
+		ck_assert_msg(sure, "%s: the look-up was not sure", name);
+#endif
+	if (sure)
+		ck_assert_ptr_eq(addr, dlsym(RTLD_NEXT, name));
+}
+END_TEST
+
+START_TEST(next_finds_a_version_as_dlvsym)
+{
+#if defined(__GLIBC__) && HAVE_DLVSYM
+	/* Every version of fopen, the default and the old ones. */
+	static const char *const versions[] = {
+		"GLIBC_2.0", "GLIBC_2.1", "GLIBC_2.2.5", "GLIBC_2.17",
+		"GLIBC_2.18", "GLIBC_2.27", "GLIBC_9.99",
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(versions) / sizeof(versions[0]); i++) {
+		bool sure;
+		void *addr = real_next("fopen", versions[i], &sure);
+		void *want = dlvsym(RTLD_NEXT, "fopen", versions[i]);
+
+		if (!getenv("LD_BIND_NOW"))
+			ck_assert_msg(sure || !want, "fopen@%s: not sure",
+				      versions[i]);
+		if (sure)
+			ck_assert_ptr_eq(addr, want);
+	}
+#endif
+}
+END_TEST
+
+/* Not sure of a name libc has not: dlsym says (real.c). */
+START_TEST(next_leaves_an_absent_name_to_dlsym)
+{
+	bool sure = true;
+
+	ck_assert_ptr_null(real_next("cloexec_no_such_fn", "", &sure));
+	ck_assert(!sure);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("real");
@@ -67,6 +135,10 @@ int main(void)
 	tcase_add_test(tc, resolves_to_libc);
 	tcase_add_test(tc, inside_dlsym_the_raw_twin_answers);
 	tcase_add_test(tc, missing_symbol_gets_the_raw_twin_for_good);
+	tcase_add_loop_test(tc, next_finds_what_dlsym_finds, 0,
+			    sizeof(next_names) / sizeof(next_names[0]));
+	tcase_add_test(tc, next_finds_a_version_as_dlvsym);
+	tcase_add_test(tc, next_leaves_an_absent_name_to_dlsym);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }
