@@ -32,7 +32,7 @@ import sys
 # What no test's coverage depends on: how the tests are run and measured,
 # and the documentation.
 NOT_KEYS = ("tests/mutate/", "tests/coverage/", "doc/", "bench/",
-            "README", "man/")
+            "README", "man/", "bootstrap")
 
 
 def own_files(src, test):
