@@ -19,13 +19,15 @@
         DIR/table.md, the lines and branches of each file of src/, all
         tests' records together; DIR/branches-left.txt, the branches of
         FILE... not taken both ways, less those EXPLAINED gives a reason
-        for (FILE<TAB>the line's text, trimmed<TAB>reason); and
+        for (FILE<TAB>FUNCTION<TAB>the line's text, trimmed<TAB>reason:
+        one reason for each line of that text in that function); and
         DIR/security.md, FILE...'s branches taken and explained.
 """
 import gzip
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -210,6 +212,25 @@ def pct(c, t):
     return "%5.1f%%" % (100.0 * c / t) if t else "    -"
 
 
+FUNCTION = re.compile(r"^[A-Za-z_][^;=]*?\b(\w+)\s*\(")
+
+
+def functions_of(text):
+    """The function each line is in, by the house style (a definition
+    starts at column 0, its body's brace too): "" outside one."""
+    out, name, at = [], "", ""
+    for line in text:
+        m = FUNCTION.match(line)
+        if m and not line.rstrip().endswith(";"):
+            at = m.group(1)
+        if line.startswith("{"):
+            name = at
+        out.append(name)
+        if line.startswith("}"):
+            name = ""
+    return out
+
+
 def report(d, explained, files, src):
     tests = json.load(open(os.path.join(d, "map.json")))["tests"]
     lines, branches = totals(d, tests)
@@ -232,18 +253,19 @@ def report(d, explained, files, src):
     out.write("| **total** | %d/%d | %s | %d/%d | %s |\n" % (
         tc, tl, pct(tc, tl), tt, tb, pct(tt, tb)))
     out.close()
-    # The reasons: FILE<TAB>the line's text<TAB>why.
+    # The reasons: FILE<TAB>FUNCTION<TAB>the line's text<TAB>why.
     reasons = {}
     bad = 0
     for n, line in enumerate(open(explained), 1):
         if line.startswith("#") or not line.strip():
             continue
         parts = line.rstrip("\n").split("\t")
-        if len(parts) != 3 or not parts[2].strip():
-            print("%s:%d: not FILE<TAB>LINE<TAB>REASON" % (explained, n))
+        if len(parts) != 4 or not parts[3].strip():
+            print("%s:%d: not FILE<TAB>FUNCTION<TAB>LINE<TAB>REASON"
+                  % (explained, n))
             bad = 1
             continue
-        reasons[(parts[0], parts[1].strip())] = [parts[2], 0]
+        reasons[(parts[0], parts[1], parts[2].strip())] = [parts[3], 0]
     left = open(os.path.join(d, "branches-left.txt"), "w")
     summary = []
     for f in files:
@@ -251,6 +273,7 @@ def report(d, explained, files, src):
             text = open(os.path.join(src, f)).read().split("\n")
         except OSError:
             continue
+        funcs = functions_of(text)
         bs = branches.get(f, {})
         nb = nt = nx = 0
         for n in sorted(bs, key=int):
@@ -262,21 +285,22 @@ def report(d, explained, files, src):
                     continue
                 src_line = text[int(n) - 1].strip() if int(n) <= len(text) \
                     else ""
-                why = reasons.get((f, src_line))
+                func = funcs[int(n) - 1] if int(n) <= len(text) else ""
+                why = reasons.get((f, func, src_line))
                 if why:
                     why[1] += 1
                     nx += never
                     continue
-                left.write("%s:%s: %s: %s\n" % (
-                    f, n, "never reached" if never == len(v) else
+                left.write("%s:%s: %s(): %s: %s\n" % (
+                    f, n, func, "never reached" if never == len(v) else
                     "%d of %d ways never taken" % (never, len(v)), src_line))
         summary.append("| %s | %d/%d | %s | %d | %s |" % (
             f, nt, nb, pct(nt, nb), nx, pct(nt + nx, nb)))
     left.close()
-    for (f, l), (why, used) in sorted(reasons.items()):
+    for (f, fn, l), (why, used) in sorted(reasons.items()):
         if not used:
-            print("coverage: %s: stale reason (no branch left on a line "
-                  "'%s')" % (explained, l if f in files else f + ": " + l))
+            print("coverage: %s: stale reason: no branch left in %s, %s(), "
+                  "on a line '%s'" % (explained, f, fn, l))
     with open(os.path.join(d, "security.md"), "w") as fh:
         fh.write("| file | branches taken | % | explained | % with "
                  "explained |\n|---|---:|---:|---:|---:|\n")
