@@ -84,6 +84,7 @@ IT_LIBS = tests/lib/libtest.la $(CHECK_LIBS)
 
 # Unit tests: the core, linked directly (no interposed names).
 UNIT_TESTS = \
+	tests/unit/check_escape \
 	tests/unit/check_exec \
 	tests/unit/check_flags \
 	tests/unit/check_forklock \
@@ -91,6 +92,10 @@ UNIT_TESTS = \
 	tests/unit/check_probe \
 	tests/unit/check_real
 check_PROGRAMS += $(UNIT_TESTS)
+# The command's escapes, its source linked in (no core behind it).
+tests_unit_check_escape_SOURCES = tests/unit/check_escape.c src/cmd/escape.c
+tests_unit_check_escape_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_check_escape_LDADD = tests/lib/libtest.la $(CHECK_LIBS)
 tests_unit_check_exec_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_check_exec_LDADD = $(UNIT_LIBS)
 tests_unit_check_flags_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -456,6 +461,7 @@ COVERAGE_SECURITY = src/core/creds.c src/wrap/creds.c \
 	src/cmd/intree.c src/cmd/scan.c src/cmd/socktab.c src/cmd/fdfs.c \
 	src/core/handoff.c src/core/exec.c src/core/shell.c
 EXTRA_DIST += tests/coverage/run.sh tests/coverage/pertest.py \
+	tests/coverage/gcov_exit.c \
 	tests/coverage/explained
 coverage coverage-map:
 	@$(cannot_run_skip); \

@@ -34,9 +34,10 @@
 # that cannot write its counts (run as nobody) says so on stderr.  The
 # tests that fail here are listed with the table; the target fails only
 # if nothing could be built, or gcovr is missing.  What a process counted
-# is lost if it ends by _exit() or a signal; the library's exec wrappers
-# write theirs first in this build (CLOEXEC_COVERAGE), as gcc's own code
-# does around the exec calls it compiles.
+# is lost if a signal ends it; one that ends by _exit() writes its counts
+# first in this build (tests/coverage/gcov_exit.c), and so do the
+# library's exec wrappers (CLOEXEC_COVERAGE), as gcc's own code does
+# around the exec calls it compiles.
 set -u
 LC_ALL=C
 export LC_ALL
@@ -82,19 +83,25 @@ rm -rf "$work/fresh"
 # lose increments, and leave counts gcov reads as negative.  libtool
 # keeps --coverage out of a shared library's link: -lgcov brings the
 # runtime in.
+# A process that ends by _exit() writes its counts too (gcov_exit.c).
 cflags="-O0 -g --coverage -fprofile-update=atomic"
 cppflags="-DCLOEXEC_COVERAGE=1"
+ldflags="--coverage -Wl,--wrap=_exit -Wl,--wrap=_Exit"
+exit_o=$work/gcov_exit.o
 mkdir -p "$build"
-if [ ! -f "$build/Makefile" ] ||
-	[ "$(cat "$work/cflags" 2>/dev/null)" != "$cflags $cppflags" ]; then
+if [ ! -f "$build/Makefile" ] || [ ! -f "$exit_o" ] ||
+	[ "$src/tests/coverage/gcov_exit.c" -nt "$exit_o" ] ||
+	[ "$(cat "$work/cflags" 2>/dev/null)" != "$cflags $cppflags $ldflags" ]; then
 	echo "coverage: configuring $build"
 	rm -rf "$build" "$work/tests" "$work/keys.json" "$work/map.json"
 	mkdir -p "$build"
+	gcc -c -O0 -fPIC -o "$exit_o" "$src/tests/coverage/gcov_exit.c" ||
+		exit 1
 	(cd "$build" && "$src/configure" -q CFLAGS="$cflags" \
-		CPPFLAGS="$cppflags" LDFLAGS="--coverage" LIBS="-lgcov") \
-		>"$work/configure.log" 2>&1 ||
+		CPPFLAGS="$cppflags" LDFLAGS="$ldflags" \
+		LIBS="-lgcov $exit_o") >"$work/configure.log" 2>&1 ||
 		{ cat "$work/configure.log"; exit 1; }
-	echo "$cflags $cppflags" >"$work/cflags"
+	echo "$cflags $cppflags $ldflags" >"$work/cflags"
 fi
 
 # shellcheck disable=SC2086 # lists
