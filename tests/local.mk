@@ -84,6 +84,7 @@ IT_LIBS = tests/lib/libtest.la $(CHECK_LIBS)
 
 # Unit tests: the core, linked directly (no interposed names).
 UNIT_TESTS = \
+	tests/unit/check_escape \
 	tests/unit/check_exec \
 	tests/unit/check_flags \
 	tests/unit/check_forklock \
@@ -92,6 +93,10 @@ UNIT_TESTS = \
 	tests/unit/check_probe \
 	tests/unit/check_real
 check_PROGRAMS += $(UNIT_TESTS)
+# The command's escapes, its source linked in (no core behind it).
+tests_unit_check_escape_SOURCES = tests/unit/check_escape.c src/cmd/escape.c
+tests_unit_check_escape_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_check_escape_LDADD = tests/lib/libtest.la $(CHECK_LIBS)
 tests_unit_check_exec_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_check_exec_LDADD = $(UNIT_LIBS)
 tests_unit_check_flags_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -376,77 +381,119 @@ CLEANFILES += tests/unit/*.valgrind.log
 # `make mutate`: the mutation campaign (tests/mutate/run.sh).  Every
 # mutant of tests/mutate/mutants, or MUTATE_SAMPLE of them from a place
 # MUTATE_SEED (a commit hash) picks, or those MUTANTS names; built in
-# mutate.d, a copy of the release tree.  Fails if one survives.  It runs
-# a copy of run.sh: the shell reads a script as it goes, and the one in
-# the tree may be edited meanwhile.
+# mutate.d, a copy of the release tree.  With MUTATE_MAP=yes (the
+# default), make coverage-map first: a mutant then runs only the tests
+# that reach its lines, and one that no test reaches is reported so,
+# without a build (MUTATE_MAP=no: every test).  Fails if one survives.
+# It runs a copy of run.sh: the shell reads a script as it goes, and the
+# one in the tree may be edited meanwhile.
 MUTATE_DIR = $(abs_top_builddir)/mutate.d
 MUTATE_SAMPLE =
 MUTATE_SEED =
 MUTANTS =
 MUTATE_TABLE =
+MUTATE_MAP = yes
+MUTATE_RECHECK = no
+MUTATE_TIME_LIMIT =
 MUTATE_FILES = tests/mutate/run.sh tests/mutate/apply.awk \
-	tests/mutate/mutants tests/mutate/auto.py
+	tests/mutate/mutants tests/mutate/auto.py tests/mutate/reach.py \
+	tests/mutate/explained
 EXTRA_DIST += $(MUTATE_FILES)
 mutate:
 	@$(cannot_run_skip); \
+	map=; \
+	if [ '$(MUTATE_MAP)' = yes ]; then \
+	  $(MAKE) $(AM_MAKEFLAGS) coverage-map && \
+	  map='$(COVERAGE_DIR)/map.json' || exit 1; \
+	fi; \
 	unset MAKEFLAGS MFLAGS MAKELEVEL; sample='$(MUTATE_SAMPLE)'; \
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	MAKE='$(MAKE)' MUTATE_DIR='$(MUTATE_DIR)' MUTATE_TESTS='$(TESTS)'; \
-	MUTATE_TABLE='$(MUTATE_TABLE)'; \
-	export top_srcdir top_builddir MAKE MUTATE_DIR MUTATE_TESTS; \
+	MUTATE_TABLE='$(MUTATE_TABLE)' MUTATE_MAP="$$map"; \
+	MUTATE_AUTO='$(MUTATE_AUTO)' MUTATE_RECHECK='$(MUTATE_RECHECK)'; \
+	MUTATE_TIME_LIMIT='$(MUTATE_TIME_LIMIT)'; \
+	export top_srcdir top_builddir MAKE MUTATE_DIR MUTATE_TESTS MUTATE_MAP \
+	  MUTATE_AUTO MUTATE_RECHECK MUTATE_TIME_LIMIT; \
 	[ -z "$$MUTATE_TABLE" ] || export MUTATE_TABLE; \
 	mkdir -p '$(MUTATE_DIR)' && \
 	cp $(top_srcdir)/tests/mutate/run.sh '$(MUTATE_DIR)/run.sh' && \
 	$(SHELL) '$(MUTATE_DIR)/run.sh' \
 	  $${sample:+-n "$$sample" -s '$(MUTATE_SEED)'} \
 	  $(MUTANTS)
-# Only that each mutant's text is still in its file, once: no build.
+# Only that each mutant's text is still in its file, once, and that each
+# line of tests/mutate/explained names a mutant of make mutate-auto's
+# files, with its reason: no build.
 mutate-check:
 	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	MUTATE_DIR='$(MUTATE_DIR)' MUTATE_TESTS='$(TESTS)' \
-	$(SHELL) $(top_srcdir)/tests/mutate/run.sh -c
+	$(SHELL) $(top_srcdir)/tests/mutate/run.sh -c && \
+	cd $(top_srcdir) && python3 tests/mutate/auto.py \
+	  --check tests/mutate/explained $(MUTATE_AUTO_FILES) && \
+	echo "mutate: tests/mutate/explained: every line names a mutant"
 .PHONY: mutate mutate-check
 
 # `make mutate-auto`: mutants nobody wrote, made by tests/mutate/auto.py
-# from MUTATE_AUTO_FILES (negated conditions, dropped && and || terms,
-# changed comparisons, deleted calls whose result a condition checks,
-# constants changed by one); MUTATE_AUTO_SAMPLE of them, which
-# MUTATE_AUTO_SEED picks, run as make mutate runs its table.  Survivors
-# are listed in mutate.d/table.txt; the target fails if one survives.
-# `make mutate-auto-list` lists them all, without running any.
-MUTATE_AUTO_FILES = src/core/exec.c src/core/handoff.c src/core/report.c \
-	src/core/line.c src/core/sink.c src/core/layers.c src/core/load.c \
-	src/core/policy.c src/cmd/audit.c src/cmd/scan.c src/cmd/preload.c
-MUTATE_AUTO_SAMPLE = 10
+# from MUTATE_AUTO_FILES (files, or directories: their .c and .h files):
+# negated conditions, dropped && and || terms, && and || swapped,
+# changed comparisons, deleted calls (whose result a condition checks,
+# or that are a statement), dropped flags, true and false swapped,
+# constants changed by one, file modes widened.  MUTATE_AUTO_SAMPLE of
+# them, which MUTATE_AUTO_SEED picks, run as make mutate runs its table,
+# each with the tests that reach its lines.  A mutant that does not
+# build is stillborn, not an error; one that tests/mutate/explained
+# names is not run.  Survivors are listed in mutate.d/table.txt, with
+# each file's score; the target fails if one survives unexplained, or
+# is on a line no test reaches.  `make mutate-auto-list` lists them all,
+# without running any.
+MUTATE_AUTO_FILES = src/core src/wrap src/cmd
+MUTATE_AUTO_SAMPLE = 300
 MUTATE_AUTO_SEED = 0
+MUTATE_AUTO = no
 mutate-auto:
 	@$(cannot_run_skip); \
 	mkdir -p '$(MUTATE_DIR)' && \
 	(cd $(top_srcdir) && python3 tests/mutate/auto.py \
 	  -n '$(MUTATE_AUTO_SAMPLE)' -s '$(MUTATE_AUTO_SEED)' \
 	  $(MUTATE_AUTO_FILES)) > '$(MUTATE_DIR)/auto.mutants' && \
-	$(MAKE) $(AM_MAKEFLAGS) mutate \
+	$(MAKE) $(AM_MAKEFLAGS) mutate MUTATE_AUTO=yes \
 	  MUTATE_TABLE='$(MUTATE_DIR)/auto.mutants'
 mutate-auto-list:
 	@cd $(top_srcdir) && python3 tests/mutate/auto.py --list \
 	  $(MUTATE_AUTO_FILES)
 .PHONY: mutate-auto mutate-auto-list
 
-# `make coverage`: the whole suite in a gcov build of a copy of the
-# release tree (coverage.d), and gcovr's line and branch coverage of each
-# file of src/ (tests/coverage/run.sh; needs Debian's gcovr).  Not in CI.
+# `make coverage`: each test of the suite alone in a gcov build of a copy
+# of the release tree (coverage.d), what each reached (map.json: which
+# tests reach each line, for make mutate), gcovr's line and branch
+# coverage of each file of src/, and the branches of COVERAGE_SECURITY
+# that no test takes both ways, less those tests/coverage/explained
+# gives a reason for (tests/coverage/run.sh; needs Debian's gcovr).
+# `make coverage-map`: the map alone (gcov only).  A test's record is
+# kept until the tree changes, or its own file.  Not in CI.
 COVERAGE_DIR = $(abs_top_builddir)/coverage.d
-EXTRA_DIST += tests/coverage/run.sh
-coverage:
+# The setuid paths, the policy's load and layers, the audit sink and
+# verdict, enable/disable, the scan, the inheritance rules.
+COVERAGE_SECURITY = src/core/creds.c src/wrap/creds.c \
+	src/core/load.c src/core/layers.c src/core/policy.c \
+	src/core/sink.c src/cmd/audit_verdict.c src/cmd/preload.c \
+	src/cmd/intree.c src/cmd/scan.c src/cmd/socktab.c src/cmd/fdfs.c \
+	src/core/handoff.c src/core/exec.c src/core/shell.c
+EXTRA_DIST += tests/coverage/run.sh tests/coverage/pertest.py \
+	tests/coverage/gcov_exit.c \
+	tests/coverage/explained
+coverage coverage-map:
 	@$(cannot_run_skip); \
 	unset MAKEFLAGS MFLAGS MAKELEVEL; \
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	MAKE='$(MAKE)' COVERAGE_DIR='$(COVERAGE_DIR)'; \
-	export top_srcdir top_builddir MAKE COVERAGE_DIR; \
+	COVERAGE_TESTS='$(TESTS)' COVERAGE_SECURITY='$(COVERAGE_SECURITY)'; \
+	export top_srcdir top_builddir MAKE COVERAGE_DIR COVERAGE_TESTS \
+	  COVERAGE_SECURITY; \
 	mkdir -p '$(COVERAGE_DIR)' && \
 	cp $(top_srcdir)/tests/coverage/run.sh '$(COVERAGE_DIR)/run.sh' && \
-	$(SHELL) '$(COVERAGE_DIR)/run.sh'
-.PHONY: coverage
+	mode=report; [ '$@' != coverage-map ] || mode=map; \
+	$(SHELL) '$(COVERAGE_DIR)/run.sh' $$mode
+.PHONY: coverage coverage-map
 
 # A library planted in a tree, of the library's soname (preload.test).
 check_LTLIBRARIES += tests/lib/planted/libcloexec.la

@@ -80,7 +80,8 @@ static int remove_entries(const char *in, char *out, const char *soname,
 		const char *eol = strchrnul(in, '\n');
 		const char *hash = memchr(in, '#', eol - in);
 		const char *end = hash ? hash : eol, *s = in;
-		char line[4096];
+		/* as long as a line can be: every other entry is kept */
+		static char line[FILE_MAX];
 		size_t n = 0;
 		int here = 0, others = 0;
 

@@ -40,6 +40,25 @@
 
 extern char **environ;
 
+/*
+ * make coverage's build (CLOEXEC_COVERAGE): what this image counted, the
+ * exec's own line included, is written before the exec replaces it, as
+ * gcc does around the exec calls it compiles, but not for a call through
+ * a pointer; counted again from zero if the exec fails.  Not in a vfork
+ * child: it has its parent's memory.
+ */
+#if CLOEXEC_COVERAGE
+void __gcov_dump(void);
+void __gcov_reset(void);
+#define REAL_EXEC(sym, vfork_child) \
+	((vfork_child) ? (void)0 : __gcov_dump(), REAL(sym))
+#define coverage_after_exec(vfork_child) \
+	((vfork_child) ? (void)0 : __gcov_reset())
+#else
+#define REAL_EXEC(sym, vfork_child) REAL(sym)
+#define coverage_after_exec(vfork_child) ((void)0)
+#endif
+
 /* No system call stands in for these: libc is loaded by now. */
 static int no_posix_spawn(pid_t *pid, const char *path,
 			  const posix_spawn_file_actions_t *fa,
@@ -448,34 +467,36 @@ WRAPPER_HELPER int exec_run(const struct exec_call *c)
 		     &kept);
 	switch (c->form) {
 	case EXEC_VE:
-		REAL(execve)(c->path, c->argv, env);
+		REAL_EXEC(execve, vfork_child)(c->path, c->argv, env);
 		break;
 	case EXEC_V:
 		if (own)
-			REAL(execve)(c->path, c->argv, env);
+			REAL_EXEC(execve, vfork_child)(c->path, c->argv, env);
 		else
-			REAL(execv)(c->path, c->argv);
+			REAL_EXEC(execv, vfork_child)(c->path, c->argv);
 		break;
 	case EXEC_VP:
 		if (own)
-			REAL(execvpe)(c->path, c->argv, env);
+			REAL_EXEC(execvpe, vfork_child)(c->path, c->argv, env);
 		else
-			REAL(execvp)(c->path, c->argv);
+			REAL_EXEC(execvp, vfork_child)(c->path, c->argv);
 		break;
 	case EXEC_VPE:
-		REAL(execvpe)(c->path, c->argv, env);
+		REAL_EXEC(execvpe, vfork_child)(c->path, c->argv, env);
 		break;
 	case EXEC_FD:
-		REAL(fexecve)(c->fd, c->argv, env);
+		REAL_EXEC(fexecve, vfork_child)(c->fd, c->argv, env);
 		break;
 	case EXEC_AT:
 #if HAVE_EXECVEAT
-		REAL(execveat)(c->fd, c->path, c->argv, env, c->flags);
+		REAL_EXEC(execveat, vfork_child)(c->fd, c->path, c->argv, env,
+						 c->flags);
 #else
 		raw_execveat(c->fd, c->path, c->argv, env, c->flags);
 #endif
 		break;
 	}
+	coverage_after_exec(vfork_child);
 	err = errno;
 	exec_undo(&kept);
 	if (!vfork_child)

@@ -31,6 +31,7 @@
 #include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -1411,6 +1412,59 @@ START_TEST(errors_match_libc)
 }
 END_TEST
 
+/*
+ * At the fd limit each call answers EMFILE, as libc's (openpty and
+ * forkpty too, which the library does itself), leaving nothing open when
+ * the second of two fds fails, and nothing the library probes meanwhile
+ * is taken for the kernel's answer: with room again, the same calls make
+ * close-on-exec fds.
+ */
+START_TEST(out_of_fds_is_emfile)
+{
+	struct rlimit rl, full;
+	int lowest = dup(0), fds[2], master, slave;
+
+	ck_assert_int_ge(lowest, 3);
+	close(lowest);
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	full = rl;
+	full.rlim_cur = (rlim_t)lowest;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &full), 0);
+	tl_errno_is(socket(AF_UNIX, SOCK_STREAM, 0), EMFILE);
+	tl_errno_is(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), EMFILE);
+	tl_errno_is(pipe(fds), EMFILE);
+	tl_errno_is(open("/dev/null", O_RDONLY), EMFILE);
+	tl_errno_is(dup(0), EMFILE);
+	tl_errno_is(epoll_create1(0), EMFILE);
+	tl_errno_is(eventfd(0, 0), EMFILE);
+	tl_errno_is(openpty(&master, &slave, NULL, NULL, NULL), EMFILE);
+	tl_errno_is(forkpty(&master, NULL, NULL, NULL), EMFILE);
+	errno = 0;
+	ck_assert_ptr_null(fopen("/dev/null", "r"));
+	ck_assert_int_eq(errno, EMFILE);
+	/* Room for one: the calls that make two fail, and leave none open. */
+	full.rlim_cur = (rlim_t)lowest + 1;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &full), 0);
+	tl_errno_is(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), EMFILE);
+	tl_errno_is(pipe(fds), EMFILE);
+	tl_errno_is(openpty(&master, &slave, NULL, NULL, NULL), EMFILE);
+	tl_errno_is(forkpty(&master, NULL, NULL, NULL), EMFILE);
+	ck_assert_int_eq(dup(0), lowest);
+	close(lowest);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+	ck_assert_int_eq(tl_cloexec(fds[0]), tl_preloaded());
+	ck_assert_int_eq(tl_cloexec(fds[1]), tl_preloaded());
+	close(fds[0]);
+	close(fds[1]);
+	ck_assert_int_eq(openpty(&master, &slave, NULL, NULL, NULL), 0);
+	ck_assert_int_eq(tl_cloexec(master), tl_preloaded());
+	ck_assert_int_eq(tl_cloexec(slave), tl_preloaded());
+	close(master);
+	close(slave);
+}
+END_TEST
+
 #ifdef SYS_open_tree
 /*
  * The mount API answers as libc does, through libc and syscall(): on the
@@ -1762,6 +1816,7 @@ static Suite *entry_suite(void)
 	tl_add_env(s, errno_kept_in_audit_mode, NPLAIN,
 		   "CLOEXEC_POLICY=mode=audit log=/dev/null");
 	tl_add(s, errors_match_libc);
+	tl_add(s, out_of_fds_is_emfile);
 	tl_add(s, markers_answer_as_libc);
 #ifdef SYS_open_tree
 	tl_add(s, mount_api_answers_as_libc);

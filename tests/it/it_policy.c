@@ -16,6 +16,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -221,6 +222,52 @@ START_TEST(sweep_with_a_wide_keep_range)
 	ck_assert_int_eq(tl_child_sees(in_range), 1);
 	ck_assert_int_eq(tl_child_sees(far_in_range), 1);
 	ck_assert(!tl_cloexec(in_range));
+}
+END_TEST
+
+/*
+ * Past the first 4096 numbers the table's marks are in chunks mapped on
+ * first use: the sweep reads them too, and marks what no wrapper saw
+ * there, and in the chunks between (where the fd limit allows it).
+ */
+START_TEST(sweep_reads_the_far_chunks)
+{
+	struct rlimit rl;
+	int null, zero, full, unseen, near;
+
+	if (skip())
+		return;
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur < 13000) {
+		printf("skipped: the soft fd limit is below 13000\n");
+		return;
+	}
+	/*
+	 * The program's: dup2 targets, through the wrapper, each its file
+	 * (4096: the first number past the first chunk).
+	 */
+	zero = open("/dev/zero", O_RDONLY);
+	full = open("/dev/full", O_RDONLY);
+	ck_assert_int_eq(dup2(zero, 4096), 4096);
+	ck_assert_int_eq(dup2(full, 12500), 12500);
+	close(zero);
+	close(full);
+	/* no wrapper saw these */
+	null = open("/dev/null", O_RDONLY);
+	ck_assert_int_ge(null, 3);
+	unseen = (int)sys_dup3(null, 9000, 0);
+	near = (int)sys_dup3(null, 4095, 0);
+	close(null);
+	ck_assert_int_eq(unseen, 9000);
+	ck_assert_int_eq(near, 4095);
+	ck_assert(!tl_cloexec(unseen) && !tl_cloexec(4096));
+	ck_assert_int_eq(tl_child_sees(4096), 1);
+	ck_assert_int_eq(tl_child_sees(12500), 1);
+	/* /dev/null: through neither 9000 nor 4095 */
+	ck_assert_int_eq(tl_child_sees(unseen), 0);
+	close(4096);
+	close(12500);
+	sys_close(unseen);
+	sys_close(near);
 }
 END_TEST
 
@@ -621,6 +668,8 @@ static Suite *policy_suite(void)
 		   "CLOEXEC_POLICY=keep-path=*/*/*/*/*/x");
 	tl_add_env(s, exempt_program, 1, "CLOEXEC_POLICY=exempt=it_policy");
 	tl_add_env(s, sweep_catches_raw_syscalls, 1,
+		   "CLOEXEC_POLICY=sweep=on");
+	tl_add_env(s, sweep_reads_the_far_chunks, 1,
 		   "CLOEXEC_POLICY=sweep=on");
 	tl_add_env(s, sweep_with_a_wide_keep_range, 1,
 		   "CLOEXEC_POLICY=sweep=on keep=100-999999999");

@@ -2,9 +2,14 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -247,6 +252,225 @@ START_TEST(keep_lists)
 }
 END_TEST
 
+/* Settle p for a program known by one name only: is it exempt? */
+static bool exempt_as(struct policy *p, const char *name)
+{
+	policy_settle(p, NULL, name, NULL);
+	return p->exempt;
+}
+
+/* Every spelling of on and off, for both settings, and only those. */
+START_TEST(each_spelling_of_a_bool)
+{
+	static const char *const on[] = { "on", "yes", "1" };
+	static const char *const off[] = { "off", "no", "0" };
+	struct diag errs;
+	struct policy p;
+	char text[64];
+	size_t i;
+	int bad;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(text, sizeof(text), "report=%s sweep=%s", on[i],
+			 on[i]);
+		p = parsed(text, &bad, &errs);
+		ck_assert_msg(bad == 0 && p.report && p.sweep, "%s", text);
+		snprintf(text, sizeof(text),
+			 "report=on sweep=on report=%s sweep=%s", off[i],
+			 off[i]);
+		p = parsed(text, &bad, &errs);
+		ck_assert_msg(bad == 0 && !p.report && !p.sweep, "%s", text);
+	}
+	p = parsed("report=on report=On report=2 report= report=yess", &bad,
+		   &errs);
+	ck_assert_int_eq(bad, 4);
+	ck_assert(p.report);
+	p = parsed("scope=process scope=tree", &bad, &errs);
+	ck_assert_int_eq(p.scope, SCOPE_TREE);
+	/* A carriage return parts items too (a file written on Windows). */
+	p = parsed("off\r\nsweep=on\r", &bad, &errs);
+	ck_assert_int_eq(bad, 0);
+	ck_assert_int_eq(p.mode, POLICY_OFF);
+	ck_assert(p.sweep);
+}
+END_TEST
+
+/* An fd number is digits, nine at most; a range, two, low to high. */
+START_TEST(bad_fd_numbers)
+{
+	static const char *const bad_items[] = {
+		"keep=3a", "keep=/3",	  "keep=3-x",	"keep=3-",
+		"keep=-3", "keep=3-4x",	  "keep=3:4",	"keep=1234567890",
+		"keep=9-3", "keep=3--4",
+	};
+	struct diag errs;
+	struct policy p;
+	size_t i;
+	int bad;
+
+	for (i = 0; i < sizeof(bad_items) / sizeof(bad_items[0]); i++) {
+		p = parsed(bad_items[i], &bad, &errs);
+		ck_assert_msg(bad == 1 && p.nkeep == 0, "%s taken",
+			      bad_items[i]);
+		ck_assert(memmem(errs.buf, errs.len, "bad fd number", 13));
+	}
+	p = parsed("keep=123456789,0-0,4-5", &bad, &errs);
+	ck_assert_int_eq(bad, 0);
+	ck_assert_uint_eq(p.nkeep, 3);
+	ck_assert_int_eq(p.keep[0].lo, 123456789);
+	ck_assert_int_eq(p.keep[0].hi, 123456789);
+	ck_assert_int_eq(p.keep[1].hi, 0);
+	ck_assert_int_eq(p.keep[2].lo, 4);
+	ck_assert_int_eq(p.keep[2].hi, 5);
+}
+END_TEST
+
+/* "NAME=ITEM,ITEM,..." with count items: "3,4,5" or "p3,p4,p5" */
+static void numbered(char *text, size_t size, const char *name,
+		     const char *prefix, int count)
+{
+	size_t len = (size_t)snprintf(text, size, "%s=", name);
+	int i;
+
+	for (i = 0; i < count; i++)
+		len += (size_t)snprintf(text + len, size - len, "%s%s%d",
+					i ? "," : "", prefix, i + 3);
+}
+
+/* Lists hold what their arrays hold; the item after that is refused. */
+START_TEST(full_lists_refuse_one_more)
+{
+	char text[1024];
+	struct diag errs;
+	struct policy p;
+	int bad;
+
+	numbered(text, sizeof(text), "keep", "", POLICY_KEEP_MAX);
+	p = parsed(text, &bad, &errs);
+	ck_assert_int_eq(bad, 0);
+	ck_assert_uint_eq(p.nkeep, POLICY_KEEP_MAX);
+	numbered(text, sizeof(text), "keep", "", POLICY_KEEP_MAX + 1);
+	p = parsed(text, &bad, &errs);
+	ck_assert_int_eq(bad, 1);
+	ck_assert_uint_eq(p.nkeep, POLICY_KEEP_MAX);
+	ck_assert(memmem(errs.buf, errs.len, "too many keep= ranges", 21));
+
+	numbered(text, sizeof(text), "keep-path", "/p", POLICY_LIST_MAX);
+	p = parsed(text, &bad, &errs);
+	ck_assert_int_eq(bad, 0);
+	ck_assert_uint_eq(p.keep_path.n, POLICY_LIST_MAX);
+	numbered(text, sizeof(text), "keep-path", "/p", POLICY_LIST_MAX + 1);
+	p = parsed(text, &bad, &errs);
+	ck_assert_int_eq(bad, 1);
+	ck_assert_uint_eq(p.keep_path.n, POLICY_LIST_MAX);
+	ck_assert(memmem(errs.buf, errs.len, "too many patterns", 17));
+
+	numbered(text, sizeof(text), "exempt", "p", POLICY_LIST_MAX);
+	p = parsed(text, &bad, &errs);
+	ck_assert_int_eq(bad, 0);
+	ck_assert_uint_eq(p.exempt_list.n, POLICY_LIST_MAX);
+	numbered(text, sizeof(text), "exempt", "p", POLICY_LIST_MAX + 1);
+	p = parsed(text, &bad, &errs);
+	ck_assert_int_eq(bad, 1);
+	ck_assert(memmem(errs.buf, errs.len, "too many programs", 17));
+	/* The last one named is the one left out. */
+	ck_assert_uint_eq(p.exempt_list.n, POLICY_LIST_MAX);
+	ck_assert(exempt_as(&p, "p3"));
+	ck_assert(exempt_as(&p, "p34"));
+	ck_assert(!exempt_as(&p, "p35"));
+}
+END_TEST
+
+/* Empty and long program names are refused; the rest of the list holds. */
+START_TEST(bad_program_names)
+{
+	char text[POLICY_PATTERN_MAX + 32];
+	struct diag errs;
+	struct policy p;
+	int bad;
+
+	p = parsed("exempt=a,,b exempt=- exempt=c,-", &bad, &errs);
+	ck_assert_int_eq(bad, 3);
+	ck_assert_int_eq(lines(&errs), 3);
+	ck_assert(memmem(errs.buf, errs.len, "empty program name", 18));
+	ck_assert_uint_eq(p.exempt_list.n, 3);
+	ck_assert(exempt_as(&p, "a") && exempt_as(&p, "b"));
+
+	/* A name as long as a pattern may be, less its '-': taken. */
+	memcpy(text, "exempt=-", 8);
+	memset(text + 8, 'x', POLICY_PATTERN_MAX + 1);
+	text[8 + POLICY_PATTERN_MAX + 1] = '\0';
+	p = parsed(text, &bad, &errs);
+	ck_assert_int_eq(bad, 1);
+	ck_assert(memmem(errs.buf, errs.len, "pattern too long", 16));
+	ck_assert_uint_eq(p.unexempt_list.n, 0);
+	text[8 + POLICY_PATTERN_MAX] = '\0';
+	p = parsed(text, &bad, &errs);
+	ck_assert_int_eq(bad, 0);
+	ck_assert_uint_eq(p.unexempt_list.n, 1);
+	text[7] = 'x';
+	p = parsed(text, &bad, &errs);
+	ck_assert_int_eq(bad, 1);
+	ck_assert_uint_eq(p.exempt_list.n, 0);
+}
+END_TEST
+
+/* A later word takes out the same name only, not one of its length. */
+START_TEST(a_removal_takes_out_its_name_only)
+{
+	struct diag errs;
+	struct policy p;
+	int bad;
+
+	p = parsed("exempt=ab,cd,abc exempt=-cd", &bad, &errs);
+	ck_assert_int_eq(bad, 0);
+	ck_assert_uint_eq(p.exempt_list.n, 2);
+	ck_assert(exempt_as(&p, "ab"));
+	ck_assert(exempt_as(&p, "abc"));
+	ck_assert(!exempt_as(&p, "cd"));
+	p = parsed("exempt=-ab,-cd exempt=cd", &bad, &errs);
+	ck_assert_uint_eq(p.unexempt_list.n, 1);
+	ck_assert(exempt_as(&p, "cd"));
+}
+END_TEST
+
+/* "did you mean" only for a token closer to the word than its length. */
+START_TEST(hints_only_for_near_words)
+{
+	struct diag errs;
+	int bad;
+
+	parsed("classes=dupp", &bad, &errs);
+	ck_assert(memmem(errs.buf, errs.len, "did you mean 'dup'?", 19));
+	parsed("classes=ab", &bad, &errs);
+	ck_assert_int_eq(bad, 1);
+	ck_assert(memmem(errs.buf, errs.len, "unknown class 'ab'", 18));
+	ck_assert_ptr_null(memmem(errs.buf, errs.len, "did you mean", 12));
+	parsed("classes=pyt", &bad, &errs);
+	ck_assert(memmem(errs.buf, errs.len, "did you mean 'pty'?", 19));
+}
+END_TEST
+
+/* A line that would not fit the diagnostics whole is left out, not cut. */
+START_TEST(a_line_too_long_is_left_out)
+{
+	char source[600];
+	struct diag errs = { .len = 0 };
+	struct policy p;
+
+	memset(source, 's', sizeof(source) - 1);
+	source[sizeof(source) - 1] = '\0';
+	policy_default(&p);
+	ck_assert_int_eq(policy_parse(&p, "bogus off", source, &errs), 1);
+	ck_assert_uint_eq(errs.len, 0);
+	ck_assert_int_eq(p.mode, POLICY_OFF);
+	source[400] = '\0';
+	ck_assert_int_eq(policy_parse(&p, "bogus", source, &errs), 1);
+	ck_assert_int_gt(errs.len, 400);
+	ck_assert_int_eq(errs.buf[errs.len - 1], '\n');
+}
+END_TEST
+
 START_TEST(glob)
 {
 	ck_assert(policy_glob("/dev/tty*", 9, "/dev/tty1"));
@@ -266,6 +490,16 @@ START_TEST(glob)
 	ck_assert(!policy_glob("[ab", 3, "a"));
 	ck_assert(!policy_glob("*[ab", 4, "xa"));
 	ck_assert(policy_glob("[!]x", 4, "yx"));
+	ck_assert(!policy_glob("[^ab]x", 6, "bx"));
+	ck_assert(policy_glob("[^ab]x", 6, "cx"));
+	ck_assert(policy_glob("[abc]", 5, "c"));
+	ck_assert(!policy_glob("[abc]", 5, "d"));
+	ck_assert(policy_glob("[b-d]", 5, "b"));
+	ck_assert(policy_glob("[b-d]", 5, "d"));
+	ck_assert(!policy_glob("[b-d]", 5, "a"));
+	ck_assert(!policy_glob("[b-d]", 5, "e"));
+	ck_assert(!policy_glob("[b-d]", 5, "-"));
+	ck_assert(policy_glob("[a-]", 4, "-"));
 }
 END_TEST
 
@@ -415,6 +649,21 @@ START_TEST(exempt_programs)
 	ck_assert(!p.exempt);
 	policy_settle(&p, "/opt/legacy/srv", "srv", "srv");
 	ck_assert(p.exempt);
+
+	/* Either name may be unknown: the other is matched alone. */
+	p = parsed("exempt=lua*", &bad, &errs);
+	policy_settle(&p, "/usr/bin/bash", NULL, "bash");
+	ck_assert(p.exempt);
+	policy_settle(&p, "/usr/bin/x", "bash", NULL);
+	ck_assert(p.exempt);
+	policy_settle(&p, "/usr/bin/x", NULL, "lua5.4");
+	ck_assert(p.exempt);
+	policy_settle(&p, "/usr/bin/x", "lua5.4", NULL);
+	ck_assert(p.exempt);
+	policy_settle(&p, "/usr/bin/bash", NULL, NULL);
+	ck_assert(!p.exempt);
+	policy_settle(&p, "/usr/bin/x", "x", "y");
+	ck_assert(!p.exempt);
 }
 END_TEST
 
@@ -523,6 +772,140 @@ START_TEST(load_from_environment)
 }
 END_TEST
 
+/*
+ * The system's policy file, in this test's own mount namespace: SYSCONFDIR
+ * on a fresh tmpfs, holding the file with text (none if NULL).  Root only:
+ * false elsewhere, said on stdout (the test then checks nothing more).
+ */
+static bool private_sysconfdir(const char *text)
+{
+	int fd;
+
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("none", SYSCONFDIR, "tmpfs", 0, "mode=755")) {
+		printf("skipped: a private %s needs root and mount namespaces "
+		       "(%s)\n",
+		       SYSCONFDIR, strerror(errno));
+		return false;
+	}
+	if (text) {
+		fd = open(POLICY_FILE_DEFAULT, O_WRONLY | O_CREAT | O_CLOEXEC,
+			  0644);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(write(fd, text, strlen(text)), strlen(text));
+		close(fd);
+	}
+	unsetenv(POLICY_ENV);
+	unsetenv(POLICY_FILE_ENV);
+	return true;
+}
+
+/* The lowest fd number free now: a leaked fd moves it. */
+static int lowest_free(void)
+{
+	int fd = dup(0);
+
+	close(fd);
+	return fd;
+}
+
+/* The classes a fresh load of every layer gives, errors to errs. */
+static unsigned loaded_classes(void)
+{
+	struct diag errs = { .len = 0 };
+	struct policy p;
+
+	policy_default(&p);
+	layers_load(&p, &errs);
+	return p.classes;
+}
+
+/*
+ * The probe at start opens the file and its directory; the load takes
+ * those fds (the default path) or closes them (another path, or a load
+ * that came first), and no fd of either is left open.
+ */
+START_TEST(the_start_probe_hands_its_fds_to_the_load)
+{
+	int free_fd;
+
+	if (!private_sysconfdir("classes=socket\n"))
+		return;
+	ck_assert_int_eq(mkdir(POLICY_DIR_DEFAULT, 0755), 0);
+	free_fd = lowest_free();
+	ck_assert(policy_configured());
+	ck_assert(!policy_defaults_stand());
+	/* Two fds wait for the load, the file's and the directory's. */
+	ck_assert_int_eq(lowest_free(), free_fd + 2);
+	ck_assert_uint_eq(loaded_classes(), BIT(FD_CLASS_SOCKET));
+	ck_assert_int_eq(lowest_free(), free_fd);
+	/* A second load opens the file again. */
+	ck_assert_uint_eq(loaded_classes(), BIT(FD_CLASS_SOCKET));
+	ck_assert_int_eq(lowest_free(), free_fd);
+}
+END_TEST
+
+/* A load that comes before the probe: the probe closes what it opened. */
+START_TEST(a_probe_after_the_load_closes_its_fds)
+{
+	int free_fd;
+
+	if (!private_sysconfdir("classes=pipe\n"))
+		return;
+	ck_assert_int_eq(mkdir(POLICY_DIR_DEFAULT, 0755), 0);
+	free_fd = lowest_free();
+	ck_assert_uint_eq(loaded_classes(), BIT(FD_CLASS_PIPE));
+	ck_assert(policy_configured());
+	ck_assert_int_eq(lowest_free(), free_fd);
+}
+END_TEST
+
+/* CLOEXEC_CONFIG set after the probe: the probe's fds are closed. */
+START_TEST(a_path_named_after_the_probe_is_opened_fresh)
+{
+	char path[] = "/tmp/cloexec-policy.XXXXXX";
+	int free_fd, fd;
+
+	if (!private_sysconfdir("classes=socket\n"))
+		return;
+	ck_assert_int_eq(mkdir(POLICY_DIR_DEFAULT, 0755), 0);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "classes=pipe\n", 13), 13);
+	close(fd);
+	free_fd = lowest_free();
+	ck_assert(policy_configured());
+	setenv(POLICY_FILE_ENV, path, 1);
+	ck_assert_uint_eq(loaded_classes(), BIT(FD_CLASS_PIPE));
+	unlink(path);
+	ck_assert_int_eq(lowest_free(), free_fd);
+}
+END_TEST
+
+/*
+ * No file at start: the defaults stand until the environment names a
+ * policy, even one set later, and with no environment at all.
+ */
+START_TEST(the_defaults_stand_without_a_file_or_a_variable)
+{
+	if (!private_sysconfdir(NULL))
+		return;
+	ck_assert(!policy_configured());
+	ck_assert(policy_defaults_stand());
+	setenv(POLICY_FILE_ENV, "/nonexistent", 1);
+	ck_assert(!policy_defaults_stand());
+	unsetenv(POLICY_FILE_ENV);
+	setenv(POLICY_ENV, "off", 1);
+	ck_assert(!policy_defaults_stand());
+	ck_assert(policy_configured());
+	ck_assert_int_eq(clearenv(), 0);
+	ck_assert(policy_defaults_stand());
+	ck_assert(!policy_configured());
+	ck_assert_uint_eq(loaded_classes(), FD_CLASS_DEFAULT);
+}
+END_TEST
+
 START_TEST(off_forces_nothing)
 {
 	setenv(POLICY_ENV, "off", 1);
@@ -560,6 +943,13 @@ int main(void)
 	tcase_add_test(tc, many_bad_tokens_are_cut_at_a_line);
 	tcase_add_test(tc, modes_report_sweep_scope_log);
 	tcase_add_test(tc, keep_lists);
+	tcase_add_test(tc, each_spelling_of_a_bool);
+	tcase_add_test(tc, bad_fd_numbers);
+	tcase_add_test(tc, full_lists_refuse_one_more);
+	tcase_add_test(tc, bad_program_names);
+	tcase_add_test(tc, a_removal_takes_out_its_name_only);
+	tcase_add_test(tc, hints_only_for_near_words);
+	tcase_add_test(tc, a_line_too_long_is_left_out);
 	tcase_add_test(tc, glob);
 	tcase_add_test(tc, glob_is_not_exponential);
 	tcase_add_test(tc, glob_bounds);
@@ -568,6 +958,10 @@ int main(void)
 	tcase_add_test(tc, load_from_file);
 	tcase_add_test(tc, long_file_is_read_to_its_last_whole_line);
 	tcase_add_test(tc, load_from_environment);
+	tcase_add_test(tc, the_start_probe_hands_its_fds_to_the_load);
+	tcase_add_test(tc, a_probe_after_the_load_closes_its_fds);
+	tcase_add_test(tc, a_path_named_after_the_probe_is_opened_fresh);
+	tcase_add_test(tc, the_defaults_stand_without_a_file_or_a_variable);
 	tcase_add_test(tc, off_forces_nothing);
 	tcase_add_test(tc, test_switch_for_the_lock);
 	tcase_add_test(tc, class_names);
