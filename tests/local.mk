@@ -329,7 +329,23 @@ check-root:
 # check-root keeps; the same packages.
 IMAGE_TESTS = tests/image/image.test
 EXTRA_DIST += $(IMAGE_TESTS) tests/image/engine.sh
+# Without the tools it needs it fails, saying what to run, where its test
+# would skip: a fresh machine that could run the image must not pass by
+# running nothing (./bootstrap check-image installs them).
+image_needs = dpkg-buildpackage debootstrap
 check-image:
+	@missing=; \
+	for c in $(image_needs); do \
+	  command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; \
+	done; \
+	command -v podman >/dev/null 2>&1 || command -v docker >/dev/null 2>&1 || \
+	  missing="$$missing podman"; \
+	if [ -n "$$missing" ]; then \
+	  echo "check-image: no$$missing here; run (as root, on Debian):"; \
+	  echo "  ./bootstrap check-image"; \
+	  echo "which installs debhelper dh-autoreconf debootstrap wget podman runc"; \
+	  exit 1; \
+	fi
 	@debs='$(CLOEXEC_DEBS)'; \
 	if [ -z "$$debs" ]; then \
 	  $(MAKE) $(AM_MAKEFLAGS) deb && debs='$(abs_top_builddir)/deb'; \
