@@ -250,6 +250,7 @@ SHELL_TESTS = \
 	tests/cmd/systemd.test \
 	tests/cmd/secure.test \
 	tests/cmd/exports.test \
+	tests/cmd/map.test \
 	tests/cmd/symvers.test \
 	tests/cmd/demo.test \
 	tests/cmd/legacy.test \
