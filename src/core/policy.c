@@ -157,8 +157,9 @@ static const char *closest(const char *tok, size_t len,
  * The library runs on without the token: "(ignored)".  A strict diag is
  * for a command that stops on it, which says so itself.
  */
-static int report_hint(struct diag *errs, const char *source, const char *what,
-		       const char *tok, size_t len, const char *hint)
+static int bad_token_hint(struct diag *errs, const char *source,
+			  const char *what, const char *tok, size_t len,
+			  const char *hint)
 {
 	struct diag line = { .len = 0 };
 
@@ -187,10 +188,10 @@ static int report_hint(struct diag *errs, const char *source, const char *what,
 	return 1;
 }
 
-static int report(struct diag *errs, const char *source, const char *what,
-		  const char *tok, size_t len)
+static int bad_token(struct diag *errs, const char *source, const char *what,
+		     const char *tok, size_t len)
 {
-	return report_hint(errs, source, what, tok, len, NULL);
+	return bad_token_hint(errs, source, what, tok, len, NULL);
 }
 
 static bool parse_mode(struct policy *p, const char *tok, size_t len)
@@ -269,10 +270,10 @@ static int class_item(struct policy *p, const char *item, size_t n,
 			if (token_is(name, len, class_names[c]))
 				bits = 1u << c;
 		if (!bits)
-			return report_hint(errs, source, "unknown class", item,
-					   n,
-					   closest(name, len, class_words,
-						   COUNT(class_words)));
+			return bad_token_hint(errs, source, "unknown class",
+					      item, n,
+					      closest(name, len, class_words,
+						      COUNT(class_words)));
 	}
 	p->classes = remove ? p->classes & ~bits : p->classes | bits;
 	return 0;
@@ -304,11 +305,11 @@ static int keep_item(struct policy *p, const char *item, size_t n,
 			   !parse_int(dash + 1, n - (dash + 1 - item), &hi) ||
 			   hi < lo
 		 : !parse_int(item, n, &lo))
-		return report(errs, source, "bad fd number", item, n);
+		return bad_token(errs, source, "bad fd number", item, n);
 	if (!dash)
 		hi = lo;
 	if (p->nkeep == POLICY_KEEP_MAX)
-		return report(errs, source, "too many keep= ranges", item, n);
+		return bad_token(errs, source, "too many keep= ranges", item, n);
 	p->keep[p->nkeep].lo = lo;
 	p->keep[p->nkeep].hi = hi;
 	p->keep[p->nkeep].off = (unsigned short)(item - p->text);
@@ -332,11 +333,11 @@ static int keep_path_item(struct policy *p, const char *item, size_t n,
 			  const char *source, struct diag *errs)
 {
 	if (!n)
-		return report(errs, source, "empty pattern", item, n);
+		return bad_token(errs, source, "empty pattern", item, n);
 	if (n > POLICY_PATTERN_MAX)
-		return report(errs, source, "pattern too long", item, n);
+		return bad_token(errs, source, "pattern too long", item, n);
 	if (!list_add(p, &p->keep_path, item, n))
-		return report(errs, source, "too many patterns", item, n);
+		return bad_token(errs, source, "too many patterns", item, n);
 	return 0;
 }
 
@@ -373,14 +374,14 @@ static int exempt_item(struct policy *p, const char *item, size_t n,
 		return 0;
 	}
 	if (n == (size_t)remove)
-		return report(errs, source, "empty program name", item, n);
+		return bad_token(errs, source, "empty program name", item, n);
 	if (n - remove > POLICY_PATTERN_MAX)
-		return report(errs, source, "pattern too long", item, n);
+		return bad_token(errs, source, "pattern too long", item, n);
 	list_remove(p, remove ? &p->exempt_list : &p->unexempt_list,
 		    item + remove, n - remove);
 	if (!list_add(p, remove ? &p->unexempt_list : &p->exempt_list,
 		      item + remove, n - remove))
-		return report(errs, source, "too many programs", item, n);
+		return bad_token(errs, source, "too many programs", item, n);
 	return 0;
 }
 
@@ -397,9 +398,9 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 			p->from[POLICY_FROM_MODE] = from(p, tok);
 			return 0;
 		}
-		return report_hint(errs, source, "unknown setting", tok, len,
-				   closest(tok, len, setting_words,
-					   COUNT(setting_words)));
+		return bad_token_hint(
+			errs, source, "unknown setting", tok, len,
+			closest(tok, len, setting_words, COUNT(setting_words)));
 	}
 	klen = eq - tok;
 	val = eq + 1;
@@ -409,14 +410,14 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 			p->from[POLICY_FROM_MODE] = from(p, tok);
 			return 0;
 		}
-		return report_hint(errs, source, "unknown mode", tok, len,
-				   closest(val, vlen, mode_words,
-					   COUNT(mode_words)));
+		return bad_token_hint(
+			errs, source, "unknown mode", tok, len,
+			closest(val, vlen, mode_words, COUNT(mode_words)));
 	}
 	is_report = token_is(tok, klen, "report");
 	if (is_report || token_is(tok, klen, "sweep")) {
 		if (!parse_bool(val, vlen, &b))
-			return report(errs, source, "not on or off", tok, len);
+			return bad_token(errs, source, "not on or off", tok, len);
 		if (is_report)
 			p->report = b;
 		else
@@ -431,24 +432,24 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 		else if (token_is(val, vlen, "process"))
 			p->scope = SCOPE_PROCESS;
 		else
-			return report(errs, source, "unknown scope", tok, len);
+			return bad_token(errs, source, "unknown scope", tok, len);
 		p->from[POLICY_FROM_SCOPE] = from(p, tok);
 		return 0;
 	}
 	if (token_is(tok, klen, "log")) {
 		if (!vlen || (*val != '/' && !token_is(val, vlen, "stderr") &&
 			      !token_is(val, vlen, "syslog")))
-			return report(errs, source,
-				      "log not an absolute path, stderr or "
-				      "syslog",
-				      tok, len);
+			return bad_token(errs, source,
+					 "log not an absolute path, stderr or "
+					 "syslog",
+					 tok, len);
 		p->log_off = (int)(val - p->text);
 		p->log_len = (int)vlen;
 		p->from[POLICY_FROM_LOG] = from(p, tok);
 		return 0;
 	}
 	if (!vlen)
-		return report(errs, source, "empty list", tok, len);
+		return bad_token(errs, source, "empty list", tok, len);
 	if (token_is(tok, klen, "classes")) {
 		if (*val != '-')
 			p->classes = 0;
@@ -461,8 +462,8 @@ static int parse_item(struct policy *p, const char *tok, size_t len,
 		return each_item(p, val, vlen, source, errs, keep_path_item);
 	if (token_is(tok, klen, "exempt"))
 		return each_item(p, val, vlen, source, errs, exempt_item);
-	return report_hint(errs, source, "unknown setting", tok, len,
-			   closest(tok, klen, setting_words, SETTING_KEYS));
+	return bad_token_hint(errs, source, "unknown setting", tok, len,
+			      closest(tok, klen, setting_words, SETTING_KEYS));
 }
 
 static bool is_sep(char c)
@@ -479,7 +480,7 @@ int policy_parse(struct policy *p, const char *text, const char *source,
 
 	/* Items point into the copy: it must hold the whole text. */
 	if (p->text_len + len + 1 > sizeof(p->text))
-		return report(errs, source, "policy too long, from", text, 16);
+		return bad_token(errs, source, "policy too long, from", text, 16);
 	memcpy(copy, text, len + 1);
 	p->text_len += len + 1;
 	while (*copy) {
