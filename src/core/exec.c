@@ -48,8 +48,8 @@ CHILD_PATH static void take_back(int fd, void *ctx)
 }
 
 CHILD_PATH void exec_prepare(char *const argv[], char *const envp[],
-			     const char *path, enum exec_as as, uint32_t word,
-			     struct exec_kept *k)
+			     const char *path, enum handoff_as as,
+			     uint32_t word, struct handoff_kept *k)
 {
 	unsigned i;
 	uint8_t bits;
@@ -102,10 +102,10 @@ CHILD_PATH void exec_prepare(char *const argv[], char *const envp[],
 	if (k->handed_on)
 		fdtable_for_each_marked(k->handed_on, hand_on, NULL);
 	if (word & POLICY_REPORT)
-		report_inherited(path, argv, k, as == EXEC_AS_SPAWNER);
+		report_inherited(path, argv, k, as == HANDOFF_AS_SPAWNER);
 }
 
-CHILD_PATH void exec_undo(const struct exec_kept *k)
+CHILD_PATH void exec_undo(const struct handoff_kept *k)
 {
 	unsigned i;
 

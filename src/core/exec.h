@@ -65,9 +65,9 @@ uint32_t exec_policy_word(void) __attribute__((visibility("hidden")));
 
 /* word: exec_policy_word(), asked before the fork lock was taken. */
 void exec_prepare(char *const argv[], char *const envp[], const char *path,
-		  enum exec_as as, uint32_t word, struct exec_kept *k)
+		  enum handoff_as as, uint32_t word, struct handoff_kept *k)
 	__attribute__((visibility("hidden")));
-void exec_undo(const struct exec_kept *k)
+void exec_undo(const struct handoff_kept *k)
 	__attribute__((visibility("hidden")));
 
 /*

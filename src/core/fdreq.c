@@ -140,7 +140,7 @@ enum fdreq_path fdreq_start_open_slow(struct fdreq *rq,
 	 * One the kernel cannot read is its EFAULT, not a crash here.
 	 */
 	bool may_force = !(policy_word() & POLICY_KEEPS) || !path ||
-			 !peek_string(path) || !policy_keeps_path(path);
+			 !peek_string(path) || !load_keeps_path(path);
 
 	if (fdreq_start_slow(rq, spec, flags, FDREQ_WAIT_LATER, may_force,
 			     false, call, caller) == FDREQ_FALLBACK)
@@ -272,7 +272,7 @@ void fdreq_mark(struct fdreq *rq, int fd)
 	unsigned forced_only = rq->force & ~rq->want;
 	unsigned props = rq->want | rq->force;
 	bool unforce = fd < 3 || rq->unforce ||
-		       ((rq->extra & POLICY_KEEPS) && policy_keeps_fd(fd));
+		       ((rq->extra & POLICY_KEEPS) && load_keeps_fd(fd));
 
 	if (unforce)
 		props &= ~forced_only;
@@ -296,7 +296,7 @@ void fdreq_mark(struct fdreq *rq, int fd)
 	if (rq->path == FDREQ_FALLBACK) {
 		/* The test build's pause in the window (policy.h). */
 		if (policy_word() & POLICY_TEST_WINDOW)
-			policy_test_window();
+			load_test_window();
 		in_flight_enter(rq);
 		fd_set_props(fd, props);
 	} else if (unforce && (forced_only & FDP_CLOEXEC)) {

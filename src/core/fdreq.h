@@ -291,7 +291,7 @@ enum fdreq_path fdreq_fall_back_open(struct fdreq *rq,
 static inline bool fdreq_may_force_onto(int target)
 {
 	return (unsigned)target > 2 &&
-	       (!(policy_word() & POLICY_KEEPS) || !policy_keeps_fd(target));
+	       (!(policy_word() & POLICY_KEEPS) || !load_keeps_fd(target));
 }
 
 #define fdreq_begin_onto(rq, spec, flags, target)                              \

@@ -411,7 +411,7 @@ void fdtable_scan_inherited(void)
 static bool kept(int fd, bool policy_keeps)
 {
 	return (fdtable_get(fd) & (FDT_KEEP | FDT_INHERITED)) ||
-	       (policy_keeps && policy_keeps_fd(fd));
+	       (policy_keeps && load_keeps_fd(fd));
 }
 
 static int sweep_one(int fd, void *policy_keeps)
@@ -455,7 +455,7 @@ static unsigned next_table_kept(unsigned fd, unsigned limit)
  */
 static bool sweep_ranges(bool policy_keeps)
 {
-	const struct policy *p = policy_keeps ? policy_get() : NULL;
+	const struct policy *p = policy_keeps ? load_policy_get() : NULL;
 	unsigned first = 3, limit = 0, fd, next, end, lo, i;
 	bool found;
 

@@ -99,7 +99,7 @@ CHILD_PATH static int parse_fd_prefix(const char *s, const char **end)
 
 /* A reason, built without stdio: "named as " "--status-fd" " 16". */
 struct reason {
-	char buf[EXEC_WHY_MAX];
+	char buf[HANDOFF_WHY_MAX];
 	size_t len;
 };
 
@@ -123,7 +123,8 @@ CHILD_PATH static void reason_num(struct reason *r, int n)
 	r->buf[r->len] = '\0';
 }
 
-enum why exec_kept_why(const struct exec_kept *k, int fd, const char **reason)
+enum why handoff_kept_why(const struct handoff_kept *k, int fd,
+			  const char **reason)
 {
 	unsigned i, bits, own;
 
@@ -156,7 +157,7 @@ enum why exec_kept_why(const struct exec_kept *k, int fd, const char **reason)
  * earlier forced flag the program's (creds.h); one they did not see is
  * caught here, once per exec, and then no forced flag is cleared.
  */
-CHILD_PATH bool handoff_may_clear_forced(struct exec_kept *k)
+CHILD_PATH bool handoff_may_clear_forced(struct handoff_kept *k)
 {
 	if (!k->creds)
 		k->creds = creds_unchanged() ? 1 : -1;
@@ -170,7 +171,7 @@ CHILD_PATH bool handoff_may_clear_forced(struct exec_kept *k)
  * flag the program set itself stays.  The first reason found is the one
  * kept.
  */
-CHILD_PATH static void choose(struct exec_kept *k, int fd, enum why why,
+CHILD_PATH static void choose(struct handoff_kept *k, int fd, enum why why,
 			      const char *detail, size_t detail_len,
 			      int number_shown)
 {
@@ -179,7 +180,7 @@ CHILD_PATH static void choose(struct exec_kept *k, int fd, enum why why,
 	long flags;
 	unsigned i;
 
-	if (fd < 3 || k->n == EXEC_KEPT_MAX)
+	if (fd < 3 || k->n == HANDOFF_KEPT_MAX)
 		return;
 	for (i = 0; i < k->n; i++)
 		if (k->fd[i].fd == fd)
@@ -207,7 +208,7 @@ CHILD_PATH static void choose(struct exec_kept *k, int fd, enum why why,
  * names another pid and is left alone.
  */
 CHILD_PATH static void keep_listen_fds(const struct env_facts *env,
-				       struct exec_kept *k)
+				       struct handoff_kept *k)
 {
 	const char *fds = env->listen_fds;
 	const char *pid = env->listen_pid;
@@ -219,7 +220,7 @@ CHILD_PATH static void keep_listen_fds(const struct env_facts *env,
 		return;
 	if (parse_fd_prefix(pid, &end) != self || *end)
 		return;
-	for (i = 0; i < n && i < EXEC_KEPT_MAX; i++)
+	for (i = 0; i < n && i < HANDOFF_KEPT_MAX; i++)
 		choose(k, 3 + i, WHY_LISTEN_FDS, "", 0, -1);
 }
 
@@ -238,7 +239,7 @@ CHILD_PATH static bool is_pipe(int fd)
  * flag on its own jobserver pipe before a recursive recipe.)
  */
 CHILD_PATH static void keep_jobserver(const struct env_facts *env,
-				      struct exec_kept *k)
+				      struct handoff_kept *k)
 {
 	static const char options[][20] = { "--jobserver-auth=",
 					    "--jobserver-fds=" };
@@ -273,7 +274,7 @@ CHILD_PATH static bool names_fd(const char *name, size_t len)
 }
 
 /* "N" or "N,M,...": each number chosen; anything else, nothing. */
-CHILD_PATH static void choose_list(struct exec_kept *k, const char *list,
+CHILD_PATH static void choose_list(struct handoff_kept *k, const char *list,
 				   enum why why, const char *what,
 				   size_t what_len)
 {
@@ -298,9 +299,9 @@ CHILD_PATH static void choose_list(struct exec_kept *k, const char *list,
  * The number after prefix (len bytes, at p), if one follows it; where to
  * look on.
  */
-CHILD_PATH static const char *choose_after(struct exec_kept *k, const char *p,
-					   enum why why, const char *prefix,
-					   size_t len)
+CHILD_PATH static const char *choose_after(struct handoff_kept *k,
+					   const char *p, enum why why,
+					   const char *prefix, size_t len)
 {
 	const char *end;
 	int fd = parse_fd_prefix(p + len, &end);
@@ -315,7 +316,7 @@ CHILD_PATH static const char *choose_after(struct exec_kept *k, const char *p,
  * after a comma (each N that ends there or at a character not a digit):
  * one pass over it.
  */
-CHILD_PATH static void choose_in(struct exec_kept *k, const char *arg)
+CHILD_PATH static void choose_in(struct handoff_kept *k, const char *arg)
 {
 	const char *p;
 
@@ -332,7 +333,7 @@ CHILD_PATH static void choose_in(struct exec_kept *k, const char *arg)
 }
 
 /* The argument's first len bytes (at most 30), then sep, into what. */
-CHILD_PATH static size_t named_as(char what[EXEC_WHY_MAX], const char *arg,
+CHILD_PATH static size_t named_as(char what[HANDOFF_WHY_MAX], const char *arg,
 				  size_t len, char sep)
 {
 	if (len > 30)
@@ -356,10 +357,11 @@ CHILD_PATH static bool starts_nocase(const char *s, const char *prefix)
  * name ends in "fd" or "fds", the value is N or N,M,...), gpg's -&N,
  * openssl's fd:N, qemu's fd=N in a comma-separated list.
  */
-CHILD_PATH static void keep_named_args(char *const argv[], struct exec_kept *k)
+CHILD_PATH static void keep_named_args(char *const argv[],
+				       struct handoff_kept *k)
 {
 	const char *arg, *name, *eq, *end;
-	char what[EXEC_WHY_MAX];
+	char what[HANDOFF_WHY_MAX];
 	size_t len;
 	int fd;
 
@@ -485,10 +487,10 @@ option_row(const struct handoff_program *p, const char *arg,
  * One of socat's addresses, or two joined by "!!": FD:N (then its end or
  * an option's ',') or N alone names fd N.
  */
-CHILD_PATH static void choose_socat_address(struct exec_kept *k,
+CHILD_PATH static void choose_socat_address(struct handoff_kept *k,
 					    const char *arg)
 {
-	char what[EXEC_WHY_MAX];
+	char what[HANDOFF_WHY_MAX];
 	const char *p = arg, *end;
 	int fd;
 
@@ -513,11 +515,11 @@ CHILD_PATH static void choose_socat_address(struct exec_kept *k,
  * its own argument), at argv[*n] on: the one row o names an fd by is
  * chosen.  *n moves to the last value.
  */
-CHILD_PATH static void option_values(struct exec_kept *k, char *const argv[],
+CHILD_PATH static void option_values(struct handoff_kept *k, char *const argv[],
 				     size_t *n, const struct handoff_option *o,
 				     const char *joined)
 {
-	char what[EXEC_WHY_MAX];
+	char what[HANDOFF_WHY_MAX];
 	const char *value;
 	int i, values = o->values;
 
@@ -541,7 +543,7 @@ CHILD_PATH static void option_values(struct exec_kept *k, char *const argv[],
  * the first operand.
  */
 CHILD_PATH static void keep_handoffs(char *const argv[], const char *path,
-				     struct exec_kept *k)
+				     struct handoff_kept *k)
 {
 	const struct handoff_program *p =
 		path ? program_row(str_file_name(path)) : NULL;
@@ -587,12 +589,12 @@ CHILD_PATH static void keep_handoffs(char *const argv[], const char *path,
  * found there already, the number the kernel chose: then no dup2 says
  * so).
  */
-CHILD_PATH static void keep_parent_named(struct exec_kept *k)
+CHILD_PATH static void keep_parent_named(struct handoff_kept *k)
 {
 	char *const *argv = image_argv(), *const *a;
 	const struct handoff_child *c;
 	const char *p, *end;
-	char what[EXEC_WHY_MAX];
+	char what[HANDOFF_WHY_MAX];
 	size_t i, len;
 	int fd;
 
@@ -681,7 +683,7 @@ CHILD_PATH static bool duplicates_any(const char *text)
 }
 
 CHILD_PATH static void keep_shell_named(char *const argv[], const char *path,
-					struct exec_kept *k)
+					struct handoff_kept *k)
 {
 	const char *text = shell_text(argv), *p;
 	int fd;
@@ -746,7 +748,8 @@ CHILD_PATH static const struct handoff_env *env_row(const char *e)
  * name no row has names nothing, whatever it looks like (HTTP_X_FD is a
  * request's header).  LISTEN_* has its own rule, with the pid.
  */
-CHILD_PATH static void keep_named_env(char *const envp[], struct exec_kept *k)
+CHILD_PATH static void keep_named_env(char *const envp[],
+				      struct handoff_kept *k)
 {
 	const struct handoff_env *row;
 	const char *e, *eq, *p, *item, *end, *q;
@@ -810,12 +813,12 @@ CHILD_PATH static bool holder_gone(long pid)
  * (holder_gone).  Never a spawned program (posix_spawn, system, popen)
  * or a vfork child's: the locker is the one that waits for it.
  */
-CHILD_PATH static void keep_locks(enum exec_as as, struct exec_kept *k)
+CHILD_PATH static void keep_locks(enum handoff_as as, struct handoff_kept *k)
 {
 	long pid;
 
-	if (as != EXEC_AS_SELF || (!fdtable_any_marked(FDT_LOCK_FILE) &&
-				   !fdtable_any_marked(FDT_LOCK_OWN)))
+	if (as != HANDOFF_AS_SELF || (!fdtable_any_marked(FDT_LOCK_FILE) &&
+				      !fdtable_any_marked(FDT_LOCK_OWN)))
 		return;
 	pid = pid_raw();
 	if (pid != pid_own())
@@ -837,9 +840,9 @@ CHILD_PATH static void keep_locks(enum exec_as as, struct exec_kept *k)
  * it execs may be its caller's choice, and what it opened is not the
  * caller's to have.  The bits the handed-on fds have, or 0.
  */
-CHILD_PATH static uint8_t own_marks(enum exec_as as, bool secure)
+CHILD_PATH static uint8_t own_marks(enum handoff_as as, bool secure)
 {
-	if (as != EXEC_AS_SELF || secure)
+	if (as != HANDOFF_AS_SELF || secure)
 		return 0;
 	return pid_raw() == pid_image() ? FDT_FORCED | FDT_HERE : 0;
 }
@@ -850,17 +853,19 @@ CHILD_PATH static uint8_t own_marks(enum exec_as as, bool secure)
  * library forced is there to clear, or for the audit: it reads
  * /etc/shells, once an image.
  */
-CHILD_PATH static bool is_shell(enum exec_as as, bool secure, bool reporting,
+CHILD_PATH static bool is_shell(enum handoff_as as, bool secure, bool reporting,
 				bool forced)
 {
-	if (secure || !policy_get()->shell_rule)
+	if (secure || !load_policy_get()->shell_rule)
 		return false;
-	return (reporting || forced) && shell_image(as != EXEC_AS_VFORK_CHILD);
+	return (reporting || forced) &&
+	       shell_image(as != HANDOFF_AS_VFORK_CHILD);
 }
 
 CHILD_PATH void handoff_choose(char *const argv[], char *const envp[],
-			       const char *path, enum exec_as as,
-			       bool reporting, bool forced, struct exec_kept *k)
+			       const char *path, enum handoff_as as,
+			       bool reporting, bool forced,
+			       struct handoff_kept *k)
 {
 	struct env_facts env;
 

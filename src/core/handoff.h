@@ -16,17 +16,17 @@
 
 #include "why.h"
 
-enum exec_as {
-	EXEC_AS_SELF,	     /* this process becomes the new program */
-	EXEC_AS_VFORK_CHILD, /* a child that shares this memory execs */
-	EXEC_AS_SPAWNER,     /* a child of this process will (posix_spawn) */
+enum handoff_as {
+	HANDOFF_AS_SELF, /* this process becomes the new program */
+	HANDOFF_AS_VFORK_CHILD, /* a child that shares this memory execs */
+	HANDOFF_AS_SPAWNER, /* a child of this process will (posix_spawn) */
 };
 
-#define EXEC_KEPT_MAX 48
-#define EXEC_WHY_MAX 48
+#define HANDOFF_KEPT_MAX 48
+#define HANDOFF_WHY_MAX 48
 
 /* What the rules keep, on the stack of the wrapper: no memory written. */
-struct exec_kept {
+struct handoff_kept {
 	unsigned n;
 	/*
 	 * Rule 1: the fd table bits of the fds this process made and hands
@@ -45,8 +45,9 @@ struct exec_kept {
 		int fd;
 		bool cleared; /* its flag was the library's, and is off now */
 		uint8_t why; /* enum why: the rule's row */
-		char reason[EXEC_WHY_MAX]; /* its text, and what named the fd */
-	} fd[EXEC_KEPT_MAX];
+		char reason
+			[HANDOFF_WHY_MAX]; /* its text, and what named the fd */
+	} fd[HANDOFF_KEPT_MAX];
 };
 
 /*
@@ -56,21 +57,23 @@ struct exec_kept {
  * them; forced: some flag the library forced is there to clear.
  */
 void handoff_choose(char *const argv[], char *const envp[], const char *path,
-		    enum exec_as as, bool reporting, bool forced,
-		    struct exec_kept *k) __attribute__((visibility("hidden")));
+		    enum handoff_as as, bool reporting, bool forced,
+		    struct handoff_kept *k)
+	__attribute__((visibility("hidden")));
 
 /*
  * A flag the library forced may be cleared only under the credentials
  * the fd was made with: false once they changed (asked once per exec).
  */
-bool handoff_may_clear_forced(struct exec_kept *k)
+bool handoff_may_clear_forced(struct handoff_kept *k)
 	__attribute__((visibility("hidden")));
 
 /*
  * Why a rule passes fd on (for the audit lines): its row, and in
  * *reason its text with what named the fd; WHY_NONE if no rule does.
  */
-enum why exec_kept_why(const struct exec_kept *k, int fd, const char **reason)
+enum why handoff_kept_why(const struct handoff_kept *k, int fd,
+			  const char **reason)
 	__attribute__((visibility("hidden")));
 
 #endif /* CLOEXEC_HANDOFF_H */

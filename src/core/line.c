@@ -156,7 +156,7 @@ void line_put_head_fields(struct line *l, const char *event, const char *time,
 {
 	line_put_raw(l, "{\"libcloexec\":1");
 	line_put_key(l, "schema");
-	line_put_decimal(l, REPORT_SCHEMA);
+	line_put_decimal(l, LINE_SCHEMA);
 	line_put_field(l, "event", event, CAP_WORD);
 	line_put_field(l, "time", time, CAP_WORD);
 	line_put_key(l, "pid");
@@ -168,7 +168,7 @@ void line_put_head_fields(struct line *l, const char *event, const char *time,
 	line_put_field(l, "program", program, CAP_PATH);
 }
 
-size_t report_format(const struct report_record *r, char *buf, size_t size)
+size_t line_format_record(const struct line_record *r, char *buf, size_t size)
 {
 	struct line l = { .buf = buf, .size = size };
 
@@ -260,7 +260,7 @@ static void put_clock(char *out, long long secs)
 	digits(out + 6, secs % 60, 2);
 }
 
-void report_time(char out[REPORT_TIME_MAX])
+void line_time(char out[LINE_TIME_MAX])
 {
 	struct utc u;
 
@@ -279,7 +279,7 @@ void report_time(char out[REPORT_TIME_MAX])
 }
 
 /* "Mmm dd hh:mm:ss", RFC 3164's time stamp, in UTC. */
-void report_syslog_time(char out[16])
+void line_syslog_time(char out[16])
 {
 	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 	struct utc u;

@@ -36,7 +36,7 @@
  * escape, and the line then ends with "truncated":true.
  *
  * This is the writer of those lines: it takes the fields, gives the line
- * (report_format), and the pieces the other lines are made of (struct
+ * (line_format_record), and the pieces the other lines are made of (struct
  * line, line_put_*), with no allocation, no stdio, no locale.
  */
 #ifndef CLOEXEC_LINE_H
@@ -52,10 +52,10 @@
  * "libcloexec":1, which stays so that readers of either find the lines.
  * Lines without "schema" are version 1.
  */
-#define REPORT_SCHEMA 2
+#define LINE_SCHEMA 2
 
 /* One line's fields; a NULL string is written as null. */
-struct report_record {
+struct line_record {
 	long long pid, ppid, uid, fd;
 	const char *time; /* UTC, ISO 8601, to the microsecond */
 	const char *program, *exec, *argv0, *kind, *target;
@@ -79,16 +79,15 @@ struct report_record {
  * The line for *r, newline included, into buf (size at least
  * REPORT_LINE_MAX); returns its length.  Async-signal-safe.
  */
-size_t report_format(const struct report_record *r, char *buf, size_t size)
+size_t line_format_record(const struct line_record *r, char *buf, size_t size)
 	__attribute__((visibility("hidden")));
 
 /*
- * The time now as report_record.time has it, "YYYY-MM-DDThh:mm:ss.uuuuuuZ"
+ * The time now as line_record.time has it, "YYYY-MM-DDThh:mm:ss.uuuuuuZ"
  * (28 bytes with the NUL), without stdio or locale.
  */
-#define REPORT_TIME_MAX 32
-void report_time(char out[REPORT_TIME_MAX])
-	__attribute__((visibility("hidden")));
+#define LINE_TIME_MAX 32
+void line_time(char out[LINE_TIME_MAX]) __attribute__((visibility("hidden")));
 
 /*
  * Each string's share of a line, quotes included.  With the names, the
@@ -135,6 +134,6 @@ void line_put_head_fields(struct line *l, const char *event, const char *time,
 			  const char *program)
 	__attribute__((visibility("hidden")));
 /* "Mmm dd hh:mm:ss", RFC 3164's time stamp, in UTC. */
-void report_syslog_time(char out[16]) __attribute__((visibility("hidden")));
+void line_syslog_time(char out[16]) __attribute__((visibility("hidden")));
 
 #endif /* CLOEXEC_LINE_H */

@@ -176,7 +176,7 @@ uint32_t policy_load(void)
 
 #ifdef CLOEXEC_TEST_SWITCHES
 /* "W,R": a byte to W, then one from R; raw calls, errno untouched. */
-void policy_test_window(void)
+void load_test_window(void)
 {
 	const char *text = secure_env(POLICY_TEST_WINDOW_ENV);
 	int w = 0, r = 0;
@@ -194,20 +194,20 @@ void policy_test_window(void)
 		sys_call(SYS_read, r, &byte, 1, 0, 0);
 }
 #else
-void policy_test_window(void)
+void load_test_window(void)
 {
 }
 #endif
 
-CHILD_PATH const struct policy *policy_get(void)
+CHILD_PATH const struct policy *load_policy_get(void)
 {
 	policy_word();
 	return &loaded;
 }
 
-bool policy_keeps_fd(int fd)
+bool load_keeps_fd(int fd)
 {
-	const struct policy *p = policy_get();
+	const struct policy *p = load_policy_get();
 	unsigned i;
 
 	for (i = 0; i < p->nkeep; i++)
@@ -227,9 +227,9 @@ static bool list_match(const struct policy *p, const struct policy_list *l,
 	return false;
 }
 
-bool policy_keeps_path(const char *path)
+bool load_keeps_path(const char *path)
 {
-	const struct policy *p = policy_get();
+	const struct policy *p = load_policy_get();
 
 	return path && list_match(p, &p->keep_path, path);
 }

@@ -42,12 +42,13 @@ uint32_t policy_load(void) __attribute__((visibility("hidden"), cold));
  * The pause of POLICY_TEST_WINDOW_ENV; does nothing in the library that is
  * installed, which never sets the bit that leads here.
  */
-void policy_test_window(void) __attribute__((visibility("hidden"), cold));
+void load_test_window(void) __attribute__((visibility("hidden"), cold));
 
 /* The whole policy, once the hot word says it is loaded. */
-const struct policy *policy_get(void) __attribute__((visibility("hidden")));
-bool policy_keeps_fd(int fd) __attribute__((visibility("hidden")));
-bool policy_keeps_path(const char *path) __attribute__((visibility("hidden")));
+const struct policy *load_policy_get(void)
+	__attribute__((visibility("hidden")));
+bool load_keeps_fd(int fd) __attribute__((visibility("hidden")));
+bool load_keeps_path(const char *path) __attribute__((visibility("hidden")));
 
 static inline uint32_t policy_word(void)
 {

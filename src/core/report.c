@@ -88,7 +88,7 @@ static const char *socktype_name(int type)
 }
 
 /* The socket's fields; local and peer go into the two buffers. */
-static void socket_fields(struct report_record *rec, int fd, char local[160],
+static void socket_fields(struct line_record *rec, int fd, char local[160],
 			  char peer[160])
 {
 	struct sockaddr_storage ss;
@@ -146,8 +146,8 @@ static const char *object_path(const Dl_info *info, const char *program,
 	return t->object;
 }
 
-static void origin_fields(struct report_record *rec, int fd,
-			  const char *program, struct origin_text *t)
+static void origin_fields(struct line_record *rec, int fd, const char *program,
+			  struct origin_text *t)
 {
 	struct fd_origin o;
 	Dl_info info;
@@ -182,11 +182,11 @@ static void origin_fields(struct report_record *rec, int fd,
  * it, then the policy's own exceptions, which a team sets to accept an
  * fd it knows of (keep=, keep-path=, exempt=).
  */
-static void why(struct report_record *rec, const struct exec_kept *kept,
+static void why(struct line_record *rec, const struct handoff_kept *kept,
 		int fd)
 {
 	unsigned bits = fdtable_get(fd);
-	enum why why = exec_kept_why(kept, fd, &rec->reason);
+	enum why why = handoff_kept_why(kept, fd, &rec->reason);
 
 	if (why == WHY_NONE) {
 		if (bits & FDT_INHERITED)
@@ -197,11 +197,11 @@ static void why(struct report_record *rec, const struct exec_kept *kept,
 			why = WHY_DUP2;
 		else if (bits & FDT_DELIBERATE)
 			why = WHY_SET_INHERITABLE;
-		else if (policy_keeps_fd(fd))
+		else if (load_keeps_fd(fd))
 			why = WHY_KEEP;
-		else if (policy_keeps_path(rec->target))
+		else if (load_keeps_path(rec->target))
 			why = WHY_KEEP_PATH;
-		else if (policy_get()->exempt)
+		else if (load_policy_get()->exempt)
 			why = WHY_EXEMPT;
 		rec->reason = why_text(why);
 	}
@@ -226,7 +226,7 @@ static int report_fd(int fd, void *ctx)
 	long flags = sys_fcntl(fd, F_GETFD, 0);
 	char link[32], target[1024], local[160], peer[160];
 	char buf[SYSLOG_HEAD_MAX + REPORT_LINE_MAX];
-	struct report_record rec = {
+	struct line_record rec = {
 		.time = r->time,
 		.pid = r->pid,
 		.ppid = r->ppid,
@@ -254,7 +254,7 @@ static int report_fd(int fd, void *ctx)
 		socket_fields(&rec, fd, local, peer);
 	origin_fields(&rec, fd, r->program, &origin);
 	why(&rec, r->kept, fd);
-	len = report_format(&rec, buf + SYSLOG_HEAD_MAX, REPORT_LINE_MAX);
+	len = line_format_record(&rec, buf + SYSLOG_HEAD_MAX, REPORT_LINE_MAX);
 	if (len)
 		sink_deliver(r, buf + SYSLOG_HEAD_MAX, len);
 	return 1;
@@ -289,7 +289,7 @@ static void report_exec(struct report *r, bool spawn)
  * things that fail (getpeername of a socket that is not connected).
  */
 void report_inherited(const char *path, char *const argv[],
-		      const struct exec_kept *kept, bool spawn)
+		      const struct handoff_kept *kept, bool spawn)
 {
 	int saved_errno = errno;
 	char program[1024];
@@ -309,7 +309,7 @@ void report_inherited(const char *path, char *const argv[],
 
 	program[n > 0 ? n : 0] = '\0';
 	r.program = program;
-	report_time(r.time);
+	line_time(r.time);
 	r.named = sink_named_log(&r.named_why);
 	if (r.named != NAMED_NONE)
 		report_exec(&r, spawn);
@@ -383,7 +383,7 @@ void report_started(void)
 	program[n > 0 ? n : 0] = '\0';
 	r.program = program;
 	r.path = program;
-	report_time(r.time);
+	line_time(r.time);
 	/* argv as the kernel keeps it: NUL-separated, no libc needed. */
 	n = 0;
 	fd = sys_openat(AT_FDCWD, "/proc/self/cmdline", O_RDONLY | O_CLOEXEC,

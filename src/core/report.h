@@ -14,14 +14,14 @@
 #include "line.h"
 #include "sink.h"
 
-struct exec_kept;
+struct handoff_kept;
 
 /*
  * At an exec (spawn false) or a spawn: the lines for what the new program
  * will inherit, after an "exec" line under cloexec --audit.
  */
 void report_inherited(const char *path, char *const argv[],
-		      const struct exec_kept *kept, bool spawn)
+		      const struct handoff_kept *kept, bool spawn)
 	__attribute__((visibility("hidden")));
 
 /*

@@ -320,7 +320,7 @@ static void send_lost(struct report *r)
 
 static void choose(struct report *r)
 {
-	const struct policy *p = policy_get();
+	const struct policy *p = load_policy_get();
 	const char *value = p->log_off >= 0 ? p->text + p->log_off : "";
 	size_t len = p->log_off >= 0 ? (size_t)p->log_len : 0;
 	char path[512];
@@ -379,7 +379,7 @@ static bool send_syslog(const struct report *r, char *line, size_t len)
 	};
 	long n;
 
-	report_syslog_time(stamp);
+	line_syslog_time(stamp);
 	line_put_raw(&h, SYSLOG_PRIORITY);
 	line_put_raw(&h, stamp);
 	line_put_raw(&h, " libcloexec[");

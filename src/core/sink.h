@@ -46,11 +46,11 @@
  * with nothing to say opens nothing.
  */
 struct report {
-	const struct exec_kept *kept;
+	const struct handoff_kept *kept;
 	const char *program, *path, *argv0;
 	char *const *argv;
 	long long pid, ppid, uid;
-	char time[REPORT_TIME_MAX];
+	char time[LINE_TIME_MAX];
 	bool chosen;
 	bool secure; /* AT_SECURE: the caller chose argv, env and stdio */
 	bool to_syslog;

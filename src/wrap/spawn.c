@@ -148,7 +148,7 @@ static int spawn(int (*real)(pid_t *, const char *,
 	       room = exec_env_preload_room(word);
 	char *slots[nslots], preload[room];
 	char *const *env = exec_env(envp, slots, nslots, preload, room);
-	struct exec_kept kept;
+	struct handoff_kept kept;
 	int ret;
 
 	/* Declared nonnull by posix_spawn's header: argv NULL crashes
@@ -156,7 +156,7 @@ static int spawn(int (*real)(pid_t *, const char *,
 	MAY_BE_NULL(argv);
 	MAY_BE_NULL(path);
 	forklock_enter_loaded(FORKLOCK_SPAWN);
-	exec_prepare(argv, env, path, EXEC_AS_SPAWNER, word, &kept);
+	exec_prepare(argv, env, path, HANDOFF_AS_SPAWNER, word, &kept);
 	ret = real(pid, path, fa, attr, argv, env);
 	/* The child has its copy: no later one gets them by accident. */
 	exec_undo(&kept);
@@ -447,7 +447,7 @@ WRAPPER_HELPER int exec_run(const struct exec_call *c)
 	char *slots[nslots], preload[room];
 	char *const *env = exec_env(envp, slots, nslots, preload, room);
 	bool own = env != envp, vfork_child = forklock_in_vfork_child();
-	struct exec_kept kept;
+	struct handoff_kept kept;
 	int err;
 
 	/*
@@ -463,8 +463,8 @@ WRAPPER_HELPER int exec_run(const struct exec_call *c)
 	if (!vfork_child)
 		forklock_enter_loaded(FORKLOCK_SPAWN);
 	exec_prepare(argv, env, path,
-		     vfork_child ? EXEC_AS_VFORK_CHILD : EXEC_AS_SELF, word,
-		     &kept);
+		     vfork_child ? HANDOFF_AS_VFORK_CHILD : HANDOFF_AS_SELF,
+		     word, &kept);
 	switch (c->form) {
 	case EXEC_VE:
 		REAL_EXEC(execve, vfork_child)(c->path, c->argv, env);

@@ -359,7 +359,7 @@ WRAPPER_HELPER FILE *popen_with(const char *call,
 				bool knows_e)
 {
 	char buf[MODE_MAX];
-	struct exec_kept kept;
+	struct handoff_kept kept;
 	struct fdreq rq;
 	FILE *f;
 
@@ -368,8 +368,8 @@ WRAPPER_HELPER FILE *popen_with(const char *call,
 	stdio_begin(call, &rq, &spec_popen, NULL, &mode, knows_e ? buf : NULL,
 		    __builtin_return_address(0));
 	forklock_enter(FORKLOCK_SPAWN);
-	exec_prepare(argv, environ, "/bin/sh", EXEC_AS_SPAWNER, policy_word(),
-		     &kept);
+	exec_prepare(argv, environ, "/bin/sh", HANDOFF_AS_SPAWNER,
+		     policy_word(), &kept);
 	f = real(command, mode);
 	exec_undo(&kept);
 	forklock_exit();

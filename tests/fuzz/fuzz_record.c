@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * libFuzzer target: the audit line writer (report_format).  The input
+ * libFuzzer target: the audit line writer (line_format_record).  The input
  * is one flag byte, then the string fields separated by NUL bytes, in
  * the order of names[] (a field past the last is NULL), then up to
  * NARGS arguments for "argv" (flag 16).  Each line must be one line, at most
@@ -181,7 +181,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *field[NFIELDS] = { NULL };
 	char *args[NARGS + 1] = { NULL };
 	size_t nargs = 0;
-	struct report_record r = { 0 };
+	struct line_record r = { 0 };
 	struct parser ps;
 	bool cut = false, said = false, seen[NFIELDS] = { false };
 	char *copy;
@@ -240,7 +240,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!(flags & 2) || !(flags & 4))
 		field[11] = field[12] = field[13] = NULL;
 
-	len = report_format(&r, line, sizeof(line));
+	len = line_format_record(&r, line, sizeof(line));
 	if (!len || len > REPORT_LINE_MAX || line[len - 1] != '\n' ||
 	    memchr(line, '\n', len - 1))
 		fail();

@@ -53,11 +53,11 @@ static void teardown(void)
 static const char *chosen_for(const char *path, char **argv, char **envp)
 {
 	static char out[1024];
-	struct exec_kept k;
+	struct handoff_kept k;
 	size_t len = 0;
 	unsigned i;
 
-	exec_prepare(argv, envp, path, EXEC_AS_SPAWNER, policy_word(), &k);
+	exec_prepare(argv, envp, path, HANDOFF_AS_SPAWNER, policy_word(), &k);
 	out[0] = '\0';
 	for (i = 0; i < k.n; i++)
 		len += snprintf(out + len, sizeof(out) - len, "%d:%s;",
