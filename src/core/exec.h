@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * What happens right before a program is started, by every wrapper that
- * starts one (the exec family, posix_spawn, system, popen), in this order
- * (doc/inheritance.md has the why of each rule):
+ * starts one (the exec family, posix_spawn, system, popen), in steps a to
+ * e (doc/inheritance.md numbers the rules 1 to 5 and has the why of
+ * each; rule 3, the busybox applets, applies at the policy's load):
  *
- * 1. the fds the new program is told about, or that hold a lock it is to
+ * a. the fds the new program is told about, or that hold a lock it is to
  *    hold, are chosen (handoff.c), each only if it is inheritable already
  *    or its close-on-exec flag is the library's (one the program set
  *    itself is never cleared):
@@ -23,22 +24,22 @@
  *      fdout=N);
  *    - numbers named by handoff.def's variables (NGINX, HAPROXY_*, ...);
  *    - an fd whose lock goes to the new program (rule 4);
- * 2. the sweep (sweep=on): every fd at 3 and above that nothing keeps is
+ * b. the sweep (sweep=on): every fd at 3 and above that nothing keeps is
  *    marked close-on-exec;
- * 3. the chosen fds are made inheritable;
- * 4. an exec in place of the process the image was started in hands on
+ * c. the chosen fds are made inheritable;
+ * d. an exec in place of the process the image was started in hands on
  *    what it made and the library flagged (rule 1); a shell /etc/shells
  *    registers, everything the library flagged (rule 5);
- * 5. the audit lines (report=on, mode=audit) for what it will inherit,
+ * e. the audit lines (report=on, mode=audit) for what it will inherit,
  *    with the reason each is passed on, when a rule knows it.
  *
- * In a secure-execution (setuid) process none of 1 and 4 apply: the
+ * In a secure-execution (setuid) process none of a and d applies: the
  * environment and the arguments are the caller's, and so is the choice
  * to exec.  No flag the library forced before a change of credentials
  * is cleared (creds.h).
  *
  * If the exec fails, or once a spawn has started its child, exec_undo()
- * gives back the flags that 3 and 4 cleared.
+ * gives back the flags that c and d cleared.
  *
  * And with scope=process, the environment it gets has neither this library
  * in LD_PRELOAD nor the policy variables.

@@ -35,7 +35,7 @@ struct handoff_kept {
 	uint8_t own;
 	bool shell; /* the shell rule applies */
 	/*
-	 * The fd table bits of the fds whose flag step 4 cleared (own, or
+	 * The fd table bits of the fds whose flag exec.h's step d cleared (own, or
 	 * FDT_FORCED for a shell), or 0 for none.
 	 */
 	uint8_t handed_on;
