@@ -168,6 +168,25 @@ void line_put_head_fields(struct line *l, const char *event, const char *time,
 	line_put_field(l, "program", program, CAP_PATH);
 }
 
+size_t line_end(struct line *l)
+{
+	if (l->cut)
+		line_put_raw(l, ",\"truncated\":true");
+	line_put(l, "}\n", 2);
+	return l->overflow ? 0 : l->len;
+}
+
+const char *line_kind_of(const char *target)
+{
+	if (!strncmp(target, "socket:", 7))
+		return "socket";
+	if (!strncmp(target, "pipe:", 5))
+		return "pipe";
+	if (!strncmp(target, "anon_inode:", 11))
+		return "anon";
+	return target[0] == '/' ? "file" : "other";
+}
+
 size_t line_format_record(const struct line_record *r, char *buf, size_t size)
 {
 	struct line l = { .buf = buf, .size = size };
@@ -208,10 +227,7 @@ size_t line_format_record(const struct line_record *r, char *buf, size_t size)
 					 ",\"deliberate\":false");
 	line_put_field(&l, "why", r->why, CAP_WORD);
 	line_put_field(&l, "reason", r->reason, CAP_REASON);
-	if (l.cut)
-		line_put_raw(&l, ",\"truncated\":true");
-	line_put(&l, "}\n", 2);
-	return l.overflow ? 0 : l.len;
+	return line_end(&l);
 }
 
 /* A UTC time, taken apart without localtime (no locks, no files). */

@@ -133,6 +133,17 @@ void line_put_head_fields(struct line *l, const char *event, const char *time,
 			  long long pid, long long ppid, long long uid,
 			  const char *program)
 	__attribute__((visibility("hidden")));
+/*
+ * The line's end: "truncated" where a value was cut, the brace and the
+ * newline.  Its length, or 0 where it could not be made.
+ */
+size_t line_end(struct line *l) __attribute__((visibility("hidden")));
+/*
+ * The "kind" of an fd whose /proc link reads target: socket, pipe, anon,
+ * file or other.
+ */
+const char *line_kind_of(const char *target)
+	__attribute__((visibility("hidden")));
 /* "Mmm dd hh:mm:ss", RFC 3164's time stamp, in UTC. */
 void line_syslog_time(char out[16]) __attribute__((visibility("hidden")));
 

@@ -209,17 +209,6 @@ static void why(struct line_record *rec, const struct handoff_kept *kept,
 	rec->deliberate = why != WHY_NONE;
 }
 
-static const char *kind_of(const char *target)
-{
-	if (!strncmp(target, "socket:", 7))
-		return "socket";
-	if (!strncmp(target, "pipe:", 5))
-		return "pipe";
-	if (!strncmp(target, "anon_inode:", 11))
-		return "anon";
-	return target[0] == '/' ? "file" : "other";
-}
-
 static int report_fd(int fd, void *ctx)
 {
 	struct report *r = ctx;
@@ -249,7 +238,7 @@ static int report_fd(int fd, void *ctx)
 	n = sys_call(SYS_readlinkat, AT_FDCWD, link, target,
 		     sizeof(target) - 1, 0);
 	target[n > 0 ? n : 0] = '\0';
-	rec.kind = kind_of(target);
+	rec.kind = line_kind_of(target);
 	if (!strcmp(rec.kind, "socket"))
 		socket_fields(&rec, fd, local, peer);
 	origin_fields(&rec, fd, r->program, &origin);
@@ -350,7 +339,7 @@ static int report_received(int fd, void *ctx)
 	sink_put_head(&l, r, "received");
 	line_put_key(&l, "fd");
 	line_put_decimal(&l, fd);
-	line_put_field(&l, "kind", kind_of(target), CAP_WORD);
+	line_put_field(&l, "kind", line_kind_of(target), CAP_WORD);
 	line_put_field(&l, "target", target, CAP_PATH);
 	sink_end_and_deliver(r, &l);
 	return 1;

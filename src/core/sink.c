@@ -435,10 +435,7 @@ void sink_deliver(struct report *r, char *line, size_t len)
 
 void sink_end_and_deliver(struct report *r, struct line *l)
 {
-	if (l->cut)
-		line_put_raw(l, ",\"truncated\":true");
-	line_put(l, "}\n", 2);
-	if (!l->overflow)
+	if (line_end(l))
 		sink_deliver(r, l->buf, l->len);
 }
 
