@@ -78,6 +78,20 @@ void msg_mark_received(struct fdreq *rq, struct msghdr *msg,
 			mark_message(rq, &vec[i].msg_hdr);
 }
 
+void msg_hide_flag(struct msghdr *msg, struct mmsghdr *vec, long n,
+		   int caller_flags, int flags)
+{
+	long i;
+
+	if (n <= 0 || !(flags & ~caller_flags & MSG_CMSG_CLOEXEC))
+		return;
+	if (msg)
+		msg->msg_flags &= ~MSG_CMSG_CLOEXEC;
+	else
+		for (i = 0; i < n; i++)
+			vec[i].msg_hdr.msg_flags &= ~MSG_CMSG_CLOEXEC;
+}
+
 /*
  * A message can only block a caller that allows blocking.  And the kernel
  * reads the caller's header (and recvmmsg's timeout) before it waits: where
@@ -126,6 +140,9 @@ WRAPPER_HELPER ssize_t recvmsg_with(const char *call,
 		ret = real(fd, msg, fdreq_flags(&rq));
 		if (msg_flag_refused(ret, flags, fdreq_flags(&rq)))
 			ret = real(fd, msg, flags);
+		else
+			msg_hide_flag(msg, NULL, ret >= 0, flags,
+				      fdreq_flags(&rq));
 	}
 	msg_mark_received(&rq, msg, NULL, ret >= 0);
 	fdreq_done(&rq);
@@ -156,6 +173,8 @@ WRAPPER_HELPER int recvmmsg_with(const char *call,
 	ret = real(fd, vec, vlen, fdreq_flags(&rq), timeout);
 	if (msg_flag_refused(ret, (int)flags, fdreq_flags(&rq)))
 		ret = real(fd, vec, vlen, flags, timeout);
+	else
+		msg_hide_flag(NULL, vec, ret, (int)flags, fdreq_flags(&rq));
 	msg_mark_received(&rq, NULL, vec, ret);
 	fdreq_done(&rq);
 	return ret;

@@ -56,4 +56,13 @@ static inline bool msg_flag_refused(long ret, int caller_flags, int flags)
 	       (flags & ~caller_flags & MSG_CMSG_CLOEXEC);
 }
 
+/*
+ * The kernel starts a message's msg_flags with the call's MSG_CMSG_CLOEXEC:
+ * where the library added it, the n messages received (msg, or vec's) get
+ * msg_flags without it, as the caller's call would have given them.
+ */
+void msg_hide_flag(struct msghdr *msg, struct mmsghdr *vec, long n,
+		   int caller_flags, int flags)
+	__attribute__((visibility("hidden")));
+
 #endif /* CLOEXEC_SPECS_H */

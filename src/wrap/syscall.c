@@ -391,6 +391,12 @@ static long translate(const struct sys_rule *r, long a[6], void *caller,
 	if (r->result >= MSG && msg_flag_refused(ret, flags, fdreq_flags(&rq))) {
 		a[r->flags_arg] = flags;
 		ret = issue(via_socketcall, nr, a);
+	} else if (r->result >= MSG) {
+		msg_hide_flag(r->result == MSG ? (struct msghdr *)a[r->out_arg]
+					       : NULL,
+			      (struct mmsghdr *)a[r->out_arg],
+			      r->result == MSG ? ret >= 0 : ret, flags,
+			      fdreq_flags(&rq));
 	}
 	switch (r->result) {
 	case PAIR:
