@@ -21,16 +21,9 @@
 #ifndef CLOEXEC_AUDIT_H
 #define CLOEXEC_AUDIT_H
 
-#include <stdbool.h>
-
 #include "audit_json.h"
+#include "audit_line.h"
 #include "audit_log.h"
 #include "audit_out.h"
-
-/*
- * Offsets to FILE:LINE by running addr2line (not in the fuzz target):
- * audit_line.c's, when it describes an fd.
- */
-extern bool audit_resolve;
 
 #endif /* CLOEXEC_AUDIT_H */

@@ -15,7 +15,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "audit.h"
 #include "audit_line.h"
 
 /*

@@ -27,4 +27,10 @@ void line_argv(const char *line, char *buf, size_t size, size_t max);
 void line_describe(const char *line, char *what, size_t size, char *inode,
 		   size_t *inode_at);
 
+/*
+ * Offsets to FILE:LINE by running addr2line (not in the fuzz target):
+ * line_describe's, when it describes an fd.
+ */
+extern bool audit_resolve;
+
 #endif /* CLOEXEC_AUDIT_LINE_H */

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit.h"
 #include "audit_int.h"
+#include "audit_log.h"
 #include "audit_line.h"
 #include "audit_tree.h"
 #include "audit_verdict.h"

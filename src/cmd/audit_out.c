@@ -11,8 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "audit.h"
 #include "audit_int.h"
+#include "audit_log.h"
+#include "audit_out.h"
 #include "audit_tree.h"
 #include "audit_verdict.h"
 
