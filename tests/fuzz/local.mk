@@ -21,17 +21,20 @@ FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_CPPFLAGS = -I$(top_srcdir)/src -I$(top_srcdir)/include \
 	-I$(top_builddir)
-# The core, less policy.c (fuzz_policy.c includes it).
+# The core, less policy.c (fuzz_policy.c includes it) and kstat.c (the
+# stat family as the kernel's calls: libc's, here, for the sanitizers).
 FUZZ_CORE = $(top_srcdir)/src/core/creds.c \
 	$(top_srcdir)/src/core/diag.c $(top_srcdir)/src/core/exec.c \
 	$(top_srcdir)/src/core/fdreq.c $(top_srcdir)/src/core/fdtable.c \
-	$(top_srcdir)/src/core/handoff.c \
+	$(top_srcdir)/src/core/handoff.c $(top_srcdir)/src/core/image.c \
 	$(top_srcdir)/src/core/forklock.c $(top_srcdir)/src/core/layers.c \
 	$(top_srcdir)/src/core/load.c $(top_srcdir)/src/core/pid.c \
-	$(top_srcdir)/src/core/probe.c \
+	$(top_srcdir)/src/core/peek.c $(top_srcdir)/src/core/next.c \
+	$(top_srcdir)/src/core/probe.c $(top_srcdir)/src/core/sockdiag.c \
 	$(top_srcdir)/src/core/real.c $(top_srcdir)/src/core/line.c \
 	$(top_srcdir)/src/core/report.c $(top_srcdir)/src/core/shell.c \
-	$(top_srcdir)/src/core/sink.c $(top_srcdir)/src/core/start.c
+	$(top_srcdir)/src/core/sink.c $(top_srcdir)/src/core/start.c \
+	$(top_srcdir)/src/core/why.c
 FUZZ_SEEDS = \
 	tests/fuzz/policy/env-default tests/fuzz/policy/env-all \
 	tests/fuzz/policy/env-bad tests/fuzz/policy/file-comments \
@@ -80,7 +83,8 @@ FUZZ_AUDIT = $(top_srcdir)/src/cmd/audit_log.c \
 	$(top_srcdir)/src/cmd/audit_tree.c \
 	$(top_srcdir)/src/cmd/audit_verdict.c \
 	$(top_srcdir)/src/cmd/audit_json.c \
-	$(top_srcdir)/src/cmd/audit_out.c
+	$(top_srcdir)/src/cmd/audit_out.c \
+	$(top_srcdir)/src/core/line.c
 tests/fuzz/fuzz_auditlog: $(top_srcdir)/tests/fuzz/fuzz_auditlog.c \
 		$(FUZZ_AUDIT) config.h
 	$(AM_V_CCLD)$(FUZZ_BUILD) $(top_srcdir)/tests/fuzz/fuzz_auditlog.c \
