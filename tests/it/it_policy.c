@@ -203,6 +203,27 @@ static int raw_open_at(const char *path, int fd)
 }
 
 /*
+ * A flag the program set itself is the program's: the table does not
+ * take its fd for one to keep, so that where the program clears the flag
+ * unseen (a raw system call), the sweep marks it like any other.  keep=
+ * takes every call the slow way (fdreq_mark), as the old kernel does.
+ */
+START_TEST(sweep_marks_an_own_flag_cleared_unseen)
+{
+	int fd;
+
+	if (skip())
+		return;
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 3);
+	ck_assert(tl_cloexec(fd));
+	ck_assert_int_eq(sys_fcntl(fd, F_SETFD, 0), 0);
+	ck_assert(!tl_cloexec(fd));
+	ck_assert_int_eq(tl_child_sees(fd), 0);
+}
+END_TEST
+
+/*
  * A wide keep= range: the sweep's cost follows the fds, and it still
  * marks those below the range and keeps those in it.
  */
@@ -669,6 +690,8 @@ static Suite *policy_suite(void)
 	tl_add_env(s, exempt_program, 1, "CLOEXEC_POLICY=exempt=it_policy");
 	tl_add_env(s, sweep_catches_raw_syscalls, 1,
 		   "CLOEXEC_POLICY=sweep=on");
+	tl_add_env(s, sweep_marks_an_own_flag_cleared_unseen, 1,
+		   "CLOEXEC_POLICY=sweep=on keep=999");
 	tl_add_env(s, sweep_reads_the_far_chunks, 1,
 		   "CLOEXEC_POLICY=sweep=on");
 	tl_add_env(s, sweep_with_a_wide_keep_range, 1,
