@@ -402,6 +402,56 @@ START_TEST(system_and_spawn_still_work)
 }
 END_TEST
 
+static volatile sig_atomic_t chld_seen;
+static struct timespec chld_at;
+
+static void note_chld(int sig)
+{
+	(void)sig;
+	if (!chld_seen) {
+		clock_gettime(CLOCK_MONOTONIC, &chld_at);
+		chld_seen = 1;
+	}
+}
+
+/*
+ * system() blocks SIGCHLD while its command runs, as POSIX asks: a
+ * program's handler that reaps must not take system()'s child.  Another
+ * child's SIGCHLD, sent 0.2 s in, is handled only after the command's
+ * one second: a lower bound no load can break.
+ */
+START_TEST(system_holds_sigchld)
+{
+	struct sigaction sa = { .sa_handler = note_chld,
+				.sa_flags = SA_RESTART },
+			 old;
+	struct timespec start;
+	double held;
+	int status;
+	pid_t other;
+
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGCHLD, &sa, &old), 0);
+	chld_seen = 0;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	other = fork();
+	ck_assert_int_ge(other, 0);
+	if (other == 0) {
+		usleep(200 * 1000);
+		_exit(0);
+	}
+	status = system("sleep 1");
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert(chld_seen);
+	held = (double)(chld_at.tv_sec - start.tv_sec) +
+	       (double)(chld_at.tv_nsec - start.tv_nsec) / 1e9;
+	ck_assert_msg(held >= 1.0, "SIGCHLD handled %.3f s in, in system()",
+		      held);
+	waitpid(other, NULL, 0);
+	sigaction(SIGCHLD, &old, NULL);
+}
+END_TEST
+
 static Suite *lock_suite(void)
 {
 	Suite *s = suite_create("lock");
@@ -414,6 +464,7 @@ static Suite *lock_suite(void)
 	tl_add_loop(s, every_exec_still_works, 9);
 	tl_add(s, failed_exec_releases_the_lock);
 	tl_add(s, system_and_spawn_still_work);
+	tl_add(s, system_holds_sigchld);
 	return s;
 }
 
