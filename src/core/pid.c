@@ -8,7 +8,7 @@ static long own_pid STARTUP_DATA;
 static long image_pid STARTUP_DATA;
 static long parent_pid STARTUP_DATA;
 
-static long ask(void)
+static long note_own_pid(void)
 {
 	own_pid = pid_raw();
 	image_pid = own_pid;
@@ -22,7 +22,7 @@ static long ask(void)
  */
 CHILD_PATH long pid_own(void)
 {
-	return own_pid ? own_pid : ask();
+	return own_pid ? own_pid : note_own_pid();
 }
 
 CHILD_PATH long pid_image(void)
@@ -52,5 +52,5 @@ CHILD_PATH void pid_child(void)
 void pid_at_load(void)
 {
 	if (!image_pid)
-		ask();
+		note_own_pid();
 }

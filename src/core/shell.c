@@ -82,7 +82,7 @@ static bool listed(const struct stat *exe)
 }
 
 /* The executable of this image; without /proc, the path it was run by. */
-static bool ask(void)
+static bool image_is_listed(void)
 {
 	struct stat exe;
 	const char *execfn;
@@ -103,7 +103,7 @@ CHILD_PATH bool shell_image(bool may_remember)
 
 	if (known)
 		return known > 0 && !terminal;
-	yes = ask();
+	yes = image_is_listed();
 	if (may_remember)
 		known = yes ? 1 : -1;
 	return yes;

@@ -318,7 +318,7 @@ static void send_lost(struct report *r)
 		sys_write(2, buf, l.len);
 }
 
-static void choose(struct report *r)
+static void choose_sink(struct report *r)
 {
 	const struct policy *p = load_policy_get();
 	const char *value = p->log_off >= 0 ? p->text + p->log_off : "";
@@ -395,7 +395,7 @@ static bool send_syslog(const struct report *r, char *line, size_t len)
 void sink_deliver(struct report *r, char *line, size_t len)
 {
 	if (!r->chosen)
-		choose(r);
+		choose_sink(r);
 	if (r->to_syslog) {
 		if (send_syslog(r, line, len))
 			return;

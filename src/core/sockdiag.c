@@ -15,7 +15,8 @@
  * The unix socket of inode ino (and cookie), described with its name:
  * the answer's length in buf, or -1 (none, or the kernel cannot say).
  */
-static long ask(uint32_t ino, const uint32_t *cookie, char *buf, size_t size)
+static long ask_unix_diag(uint32_t ino, const uint32_t *cookie, char *buf,
+			  size_t size)
 {
 	struct {
 		struct sockdiag_nlmsghdr h;
@@ -74,7 +75,7 @@ bool sockdiag_unix_bound(uint32_t ino, const uint32_t *cookie, const char *name,
 	const struct sockdiag_unix_msg *m;
 	const struct sockdiag_attr *a;
 	size_t at, end;
-	long n = ask(ino, cookie, buf, sizeof(buf));
+	long n = ask_unix_diag(ino, cookie, buf, sizeof(buf));
 
 	m = answer_for(buf, n, ino);
 	if (!m || (cookie &&
@@ -98,8 +99,8 @@ bool sockdiag_unix_bound(uint32_t ino, const uint32_t *cookie, const char *name,
 bool sockdiag_unix_cookie(uint32_t ino, uint32_t cookie[2])
 {
 	char buf[ANSWER_MAX] __attribute__((aligned(8)));
-	const struct sockdiag_unix_msg *m =
-		answer_for(buf, ask(ino, NULL, buf, sizeof(buf)), ino);
+	const struct sockdiag_unix_msg *m = answer_for(
+		buf, ask_unix_diag(ino, NULL, buf, sizeof(buf)), ino);
 
 	if (!m)
 		return false;
