@@ -88,6 +88,7 @@ UNIT_TESTS = \
 	tests/unit/check_exec \
 	tests/unit/check_flags \
 	tests/unit/check_forklock \
+	tests/unit/check_line \
 	tests/unit/check_peek \
 	tests/unit/check_policy \
 	tests/unit/check_probe \
@@ -103,6 +104,8 @@ tests_unit_check_flags_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_check_flags_LDADD = $(UNIT_LIBS)
 tests_unit_check_forklock_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_check_forklock_LDADD = $(UNIT_LIBS)
+tests_unit_check_line_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_check_line_LDADD = $(UNIT_LIBS)
 tests_unit_check_peek_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_check_peek_LDADD = $(UNIT_LIBS)
 tests_unit_check_policy_CPPFLAGS = $(TEST_CPPFLAGS)
