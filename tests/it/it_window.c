@@ -86,12 +86,19 @@ struct forker {
 	pid_t pid;
 };
 
+/* glibc's _Fork (no atfork handlers) waits the same: the library's own. */
+static bool underscore_fork;
+
 static void *do_fork(void *arg)
 {
 	struct forker *f = arg;
 	int flags[2];
 
+#if HAVE__FORK
+	f->pid = underscore_fork ? _Fork() : fork();
+#else
 	f->pid = fork();
+#endif
 	if (f->pid == 0) {
 		flags[0] = fcntl(f->first, F_GETFD);
 		flags[1] = fcntl(f->first + 1, F_GETFD);
@@ -330,6 +337,11 @@ int main(int argc, char **argv)
 			window("pipe");
 		if (!failed)
 			window_in_flight();
+#if HAVE__FORK
+		underscore_fork = true;
+		if (!failed)
+			window("socket, then _Fork");
+#endif
 	}
 	return failed;
 }
