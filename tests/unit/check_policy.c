@@ -500,6 +500,9 @@ START_TEST(glob)
 	ck_assert(!policy_glob("[b-d]", 5, "e"));
 	ck_assert(!policy_glob("[b-d]", 5, "-"));
 	ck_assert(policy_glob("[a-]", 4, "-"));
+	/* The closing bracket ends the class; it is no member of it. */
+	ck_assert(!policy_glob("[ab]", 4, "]"));
+	ck_assert(!policy_glob("x[!]]", 5, "x]"));
 }
 END_TEST
 
