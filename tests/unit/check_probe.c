@@ -3,7 +3,11 @@
 
 #include <check.h>
 #include <errno.h>
+#include <elf.h>
 #include <fcntl.h>
+#include <link.h>
+#include <string.h>
+#include <sys/auxv.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -90,6 +94,75 @@ START_TEST(inconclusive_answers_are_not_cached)
 END_TEST
 
 /* The two capabilities that are no probe of the kernel, asked directly. */
+/*
+ * The vDSO cap_kernel_version() reads, where a test sets one: the core's
+ * calls of getauxval() are linked to this one (glibc's own is
+ * __getauxval).
+ */
+static const void *fake_vdso;
+
+unsigned long __getauxval(unsigned long type);
+
+unsigned long getauxval(unsigned long type)
+{
+	if (type == AT_SYSINFO_EHDR && fake_vdso)
+		return (unsigned long)fake_vdso;
+	return __getauxval(type);
+}
+
+/* A note of namesz 4 or 6 and a 4-byte-aligned desc, as the kernel's. */
+static char *put_note(char *p, const char *name, unsigned type,
+		      const void *desc, unsigned descsz)
+{
+	ElfW(Nhdr) n = { .n_namesz = (unsigned)strlen(name) + 1,
+			 .n_descsz = descsz,
+			 .n_type = type };
+
+	memcpy(p, &n, sizeof(n));
+	p += sizeof(n);
+	memcpy(p, name, n.n_namesz);
+	p += (n.n_namesz + 3) & ~3u;
+	memcpy(p, desc, descsz);
+	return p + ((descsz + 3) & ~3u);
+}
+
+/*
+ * Linux's version note after others: a build ID of 20 bytes (the size
+ * GNU ld writes), and a "Linux" note of another type; each one is
+ * stepped over by its own padded size.
+ */
+START_TEST(the_version_note_is_found_after_others)
+{
+	static union {
+		ElfW(Ehdr) eh;
+		char bytes[512];
+	} image;
+	ElfW(Phdr) ph = { .p_type = PT_NOTE };
+	char build_id[20], *notes, *end;
+	unsigned version = CAP_KERNEL_VERSION(6, 1, 42), other = 7;
+
+	memset(build_id, 0x5a, sizeof(build_id));
+	memcpy(image.eh.e_ident, ELFMAG, SELFMAG);
+	image.eh.e_phoff = sizeof(image.eh);
+	image.eh.e_phnum = 1;
+	notes = image.bytes + sizeof(image.eh) + sizeof(ph);
+	end = put_note(notes, "GNU", NT_GNU_BUILD_ID, build_id,
+		       sizeof(build_id));
+	end = put_note(end, "Linux", 0x100, &other, sizeof(other));
+	end = put_note(end, "Linux", 0, &version, sizeof(version));
+	ph.p_offset = (size_t)(notes - image.bytes);
+	ph.p_filesz = (size_t)(end - notes);
+	memcpy(image.bytes + sizeof(image.eh), &ph, sizeof(ph));
+	fake_vdso = image.bytes;
+	ck_assert_uint_eq(cap_kernel_version(), version);
+	/* Cut inside the version note: no version. */
+	ph.p_filesz -= 2;
+	memcpy(image.bytes + sizeof(image.eh), &ph, sizeof(ph));
+	ck_assert_uint_eq(cap_kernel_version(), 0);
+	fake_vdso = NULL;
+}
+END_TEST
+
 START_TEST(fixed_answers)
 {
 	ck_assert_int_eq(cap_probe(CAP_BUILTIN), CAP_NATIVE);
@@ -107,6 +180,7 @@ int main(void)
 	tcase_add_test(tc, old_kernel_is_recognised);
 	tcase_add_test(tc, inconclusive_answers_are_not_cached);
 	tcase_add_test(tc, fixed_answers);
+	tcase_add_test(tc, the_version_note_is_found_after_others);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }
