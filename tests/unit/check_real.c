@@ -30,12 +30,34 @@ static int raw_missing(void)
 
 REAL_SLOT(getpid, raw_getpid);
 REAL_SLOT(cloexec_no_such_fn, raw_missing);
+/* Called by no child before its exec, and by one. */
+REAL_SLOT(getppid, NULL);
+REAL_SLOT_CHILD(getpgrp, NULL);
 
 START_TEST(resolves_to_libc)
 {
 	ck_assert_int_eq(REAL(getpid)(), getpid());
 	ck_assert_int_eq(raw_calls, 0);
 	ck_assert_ptr_nonnull(atomic_load(&real_slot_getpid.addr));
+}
+END_TEST
+
+/*
+ * A fork's prepare handler looks up what children call before their
+ * exec, and nothing else: every other name waits for its first call.
+ */
+START_TEST(a_fork_looks_up_only_what_children_call)
+{
+	void *child_fn, *other_fn;
+
+	real_resolve_for_children();
+	child_fn = (void *)atomic_load(&real_slot_getpgrp.addr);
+	other_fn = (void *)atomic_load(&real_slot_getppid.addr);
+	ck_assert_ptr_eq(child_fn, dlsym(RTLD_NEXT, "getpgrp"));
+	ck_assert_ptr_null(other_fn);
+	real_resolve_all();
+	other_fn = (void *)atomic_load(&real_slot_getppid.addr);
+	ck_assert_ptr_eq(other_fn, dlsym(RTLD_NEXT, "getppid"));
 }
 END_TEST
 
@@ -133,6 +155,7 @@ int main(void)
 	TCase *tc = tcase_create("real");
 
 	tcase_add_test(tc, resolves_to_libc);
+	tcase_add_test(tc, a_fork_looks_up_only_what_children_call);
 	tcase_add_test(tc, inside_dlsym_the_raw_twin_answers);
 	tcase_add_test(tc, missing_symbol_gets_the_raw_twin_for_good);
 	tcase_add_loop_test(tc, next_finds_what_dlsym_finds, 0,
