@@ -93,7 +93,6 @@ START_TEST(inconclusive_answers_are_not_cached)
 }
 END_TEST
 
-/* The two capabilities that are no probe of the kernel, asked directly. */
 /*
  * The vDSO cap_kernel_version() reads, where a test sets one: the core's
  * calls of getauxval() are linked to this one (glibc's own is
@@ -163,6 +162,7 @@ START_TEST(the_version_note_is_found_after_others)
 }
 END_TEST
 
+/* The two capabilities that are no probe of the kernel, asked directly. */
 START_TEST(fixed_answers)
 {
 	ck_assert_int_eq(cap_probe(CAP_BUILTIN), CAP_NATIVE);
