@@ -24,6 +24,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,26 +88,42 @@ struct forker {
 	pid_t pid;
 };
 
-/* glibc's _Fork (no atfork handlers) waits the same: the library's own. */
-static bool underscore_fork;
+/*
+ * glibc's _Fork (no atfork handlers) and clone without CLONE_VM wait the
+ * same: each takes the library's fork lock itself.
+ */
+static enum { BY_FORK, BY_UNDERSCORE_FORK, BY_CLONE } fork_by;
+
+static int report_flags(struct forker *f)
+{
+	int flags[2];
+
+	flags[0] = fcntl(f->first, F_GETFD);
+	flags[1] = fcntl(f->first + 1, F_GETFD);
+	return write(f->report, flags, sizeof(flags)) == sizeof(flags) ? 0 : 1;
+}
+
+static int clone_child(void *arg)
+{
+	_exit(report_flags(arg));
+}
 
 static void *do_fork(void *arg)
 {
+	static char stack[64 * 1024] __attribute__((aligned(16)));
 	struct forker *f = arg;
-	int flags[2];
 
+	if (fork_by == BY_CLONE) {
+		f->pid = clone(clone_child, stack + sizeof(stack), SIGCHLD, f);
+		return NULL;
+	}
 #if HAVE__FORK
-	f->pid = underscore_fork ? _Fork() : fork();
+	f->pid = fork_by == BY_UNDERSCORE_FORK ? _Fork() : fork();
 #else
 	f->pid = fork();
 #endif
-	if (f->pid == 0) {
-		flags[0] = fcntl(f->first, F_GETFD);
-		flags[1] = fcntl(f->first + 1, F_GETFD);
-		_exit(write(f->report, flags, sizeof(flags)) == sizeof(flags) ?
-			      0 :
-			      1);
-	}
+	if (f->pid == 0)
+		_exit(report_flags(f));
 	return NULL;
 }
 
@@ -338,10 +356,13 @@ int main(int argc, char **argv)
 		if (!failed)
 			window_in_flight();
 #if HAVE__FORK
-		underscore_fork = true;
+		fork_by = BY_UNDERSCORE_FORK;
 		if (!failed)
 			window("socket, then _Fork");
 #endif
+		fork_by = BY_CLONE;
+		if (!failed)
+			window("socket, then clone");
 	}
 	return failed;
 }
