@@ -286,6 +286,15 @@ bool tl_cloexec(int fd)
 	return flags & FD_CLOEXEC;
 }
 
+int tl_open_fds(int from, int to)
+{
+	int fd, n = 0;
+
+	for (fd = from; fd < to; fd++)
+		n += fcntl(fd, F_GETFD) >= 0;
+	return n;
+}
+
 bool tl_nonblock(int fd)
 {
 	int flags = fcntl(fd, F_GETFL);

@@ -74,6 +74,11 @@ void tl_set_preload_of(const char *lib_var);
 /* The fd's close-on-exec and non-blocking flags. */
 bool tl_cloexec(int fd);
 bool tl_nonblock(int fd);
+/*
+ * How many fds in [from, to) are open: a leak above a closed fd leaves the
+ * lowest free number where it was, and only a count sees it.
+ */
+int tl_open_fds(int from, int to);
 
 /*
  * Would a program exec'd now see this open file?  Runs fdreport and looks

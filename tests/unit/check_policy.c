@@ -814,17 +814,10 @@ static int lowest_free(void)
 	return fd;
 }
 
-/*
- * How many fds are open from base up: a leak above a closed fd leaves
- * the lowest free number where it was.
- */
+/* The fds open from base up (tl_open_fds). */
 static int open_from(int base)
 {
-	int n = 0;
-
-	for (int fd = base; fd < base + 64; fd++)
-		n += fcntl(fd, F_GETFD) >= 0;
-	return n;
+	return tl_open_fds(base, base + 64);
 }
 
 /* The classes a fresh load of every layer gives, errors to errs. */
