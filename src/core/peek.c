@@ -92,18 +92,41 @@ CHILD_PATH bool peek_string(const char *s)
 	return string_readable(s, NULL);
 }
 
+CHILD_PATH static uintptr_t page_of(uintptr_t a)
+{
+	return a & ~(uintptr_t)(PEEK_STEP - 1);
+}
+
+/*
+ * The slots and the strings each mostly follow the one before on its
+ * page: where they do, nothing is asked, and a string's end is found
+ * within the page.  A slot that ends on the page where the one before it
+ * ended lies wholly on it.  NOT_A_PAGE is no page's start.
+ */
+#define NOT_A_PAGE ((uintptr_t)1)
+
 CHILD_PATH bool peek_strings(char *const *v)
 {
 	struct peek_seen seen = { { 0 }, 0 };
+	uintptr_t slots = NOT_A_PAGE, strings = NOT_A_PAGE, end, s;
 
 	if (!v)
 		return true;
 	for (;; v++) {
-		if (!bytes_readable(v, sizeof(*v), &seen))
-			return false;
+		end = (uintptr_t)v + sizeof(*v) - 1;
+		if (page_of(end) != slots) {
+			if (!bytes_readable(v, sizeof(*v), &seen))
+				return false;
+			slots = page_of(end);
+		}
 		if (!*v)
 			return true;
+		s = (uintptr_t)*v;
+		if (page_of(s) == strings &&
+		    memchr(*v, '\0', PEEK_STEP - (s & (PEEK_STEP - 1))))
+			continue;
 		if (!string_readable(*v, &seen))
 			return false;
+		strings = page_of(s);
 	}
 }

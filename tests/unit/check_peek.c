@@ -58,6 +58,40 @@ START_TEST(bad_pointers_are_unreadable)
 }
 END_TEST
 
+/*
+ * peek_strings asks nothing for a slot or a string on the page the one
+ * before was found on: each must still be stopped where it leaves it.
+ */
+START_TEST(vectors_stop_at_the_page_they_leave)
+{
+	size_t page;
+	char *p, *s;
+
+	if (tl_valgrind())
+		return;
+	p = two_pages(&page);
+	memset(p, 'x', page);
+	p[1] = '\0';
+	p[page - 18] = '\0';
+	ck_assert(peek_strings((char *[]){ p + page - 20, p, NULL }));
+	/* The second string on the first's page, its NUL beyond it. */
+	ck_assert(!peek_strings((char *[]){ p + page - 20, p + page - 10,
+					    NULL }));
+	/* Slots that run into the unreadable page, aligned or not. */
+	s = p;
+	memcpy(p + page - 16, &s, sizeof(s));
+	memcpy(p + page - 8, &s, sizeof(s));
+	ck_assert(!peek_strings((char **)(p + page - 16)));
+	memcpy(p + page - 12, &s, sizeof(s));
+	memcpy(p + page - 4, &s, 4);
+	ck_assert(!peek_strings((char **)(p + page - 12)));
+	/* And a vector that ends on its page is whole. */
+	memcpy(p + page - 16, &s, sizeof(s));
+	memset(p + page - 8, 0, 8);
+	ck_assert(peek_strings((char **)(p + page - 16)));
+}
+END_TEST
+
 START_TEST(good_pointers_are_readable)
 {
 	char stack[] = "on the stack";
@@ -96,6 +130,7 @@ int main(void)
 
 	tcase_add_test(tc, bad_pointers_are_unreadable);
 	tcase_add_test(tc, good_pointers_are_readable);
+	tcase_add_test(tc, vectors_stop_at_the_page_they_leave);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }
