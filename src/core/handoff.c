@@ -704,9 +704,10 @@ enum handoff_env_form { HO_ITEMS, HO_FD_ITEMS };
 
 static const struct handoff_env {
 	char name[24];
+	uint8_t len;
 	uint8_t form;
 } handoff_envs[] = {
-#define HANDOFF_ENV(name, form, example) { name, form },
+#define HANDOFF_ENV(name, form, example) { name, sizeof(name) - 1, form },
 #include "handoff.def"
 #undef HANDOFF_ENV
 };
@@ -732,7 +733,7 @@ CHILD_PATH static const struct handoff_env *env_row(const char *e)
 	for (i = 0; i < sizeof(handoff_envs) / sizeof(*handoff_envs); i++) {
 		if (e[0] != handoff_envs[i].name[0])
 			continue;
-		len = str_len(handoff_envs[i].name);
+		len = handoff_envs[i].len;
 		if (!str_starts(e, handoff_envs[i].name, len))
 			continue;
 		eq = str_chr(e, '=');
