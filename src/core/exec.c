@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "config.h"
 
+#include <pthread.h>
 #include <string.h>
 #include <sys/auxv.h>
 
@@ -26,6 +27,33 @@ CHILD_PATH uint32_t exec_policy_word(void)
 CHILD_PATH static bool any_marked(unsigned bits)
 {
 	return fdtable_any_marked(bits);
+}
+
+/*
+ * A fork child that execs with a flag the library forced asks whether
+ * this image is a shell, and binds the memchr that reads its exec's
+ * arguments.  Done once in the parent instead, at the first fork that
+ * finds such a flag, both answers are every later child's.  Not in a
+ * setuid process, whose rules ask neither.
+ */
+static _Atomic bool asked_for_children STARTUP_DATA;
+
+static void before_fork(void)
+{
+	uint32_t w = atomic_load_explicit(&policy_hot, memory_order_relaxed);
+
+	if (atomic_load_explicit(&asked_for_children, memory_order_relaxed) ||
+	    !(w & POLICY_LOADED) || (w & POLICY_SECURE) ||
+	    !any_marked(FDT_FORCED))
+		return;
+	handoff_before_fork();
+	peek_bind();
+	atomic_store_explicit(&asked_for_children, true, memory_order_relaxed);
+}
+
+__attribute__((constructor)) static void exec_register(void)
+{
+	pthread_atfork(before_fork, NULL, NULL);
 }
 
 /* Rule 1 and the shell rule, for each fd they hand on. */

@@ -863,6 +863,12 @@ CHILD_PATH static bool is_shell(enum handoff_as as, bool secure, bool reporting,
 	       shell_image(as != HANDOFF_AS_VFORK_CHILD);
 }
 
+void handoff_before_fork(void)
+{
+	if (load_policy_get()->shell_rule)
+		(void)shell_image(true);
+}
+
 CHILD_PATH void handoff_choose(char *const argv[], char *const envp[],
 			       const char *path, enum handoff_as as,
 			       bool reporting, bool forced,

@@ -62,6 +62,13 @@ void handoff_choose(char *const argv[], char *const envp[], const char *path,
 	__attribute__((visibility("hidden")));
 
 /*
+ * In a parent about to fork, where the policy has the shell rule: ask
+ * now whether this image is a shell (shell.h), which every child's exec
+ * would otherwise ask again.
+ */
+void handoff_before_fork(void) __attribute__((visibility("hidden")));
+
+/*
  * A flag the library forced may be cleared only under the credentials
  * the fd was made with: false once they changed (asked once per exec).
  */

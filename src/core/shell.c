@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,9 +14,10 @@
 
 /*
  * 0: not asked yet in this image; 1: a shell; -1: not one.  Beside what a
- * fork child writes anyway (export.h).
+ * fork child writes anyway (export.h).  Threads that fork at once may
+ * each ask, and write the same answer.
  */
-static signed char known STARTUP_DATA;
+static _Atomic signed char known STARTUP_DATA;
 /* A pty master was made here, or in the process this is a fork of. */
 static bool terminal STARTUP_DATA;
 
@@ -99,13 +101,15 @@ static bool image_is_listed(void)
 
 CHILD_PATH bool shell_image(bool may_remember)
 {
+	signed char was = atomic_load_explicit(&known, memory_order_relaxed);
 	bool yes;
 
-	if (known)
-		return known > 0 && !terminal;
+	if (was)
+		return was > 0 && !terminal;
 	yes = image_is_listed();
 	if (may_remember)
-		known = yes ? 1 : -1;
+		atomic_store_explicit(&known, yes ? 1 : -1,
+				      memory_order_relaxed);
 	return yes;
 }
 

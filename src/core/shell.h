@@ -19,7 +19,8 @@
 
 /*
  * Reads /etc/shells at its first call in an image, and keeps the answer
- * where may_remember (not in a child that shares this memory).
+ * where may_remember (not in a child that shares this memory): a parent
+ * asks before its fork (exec.c), and its children inherit the answer.
  * Async-signal-safe: system calls only.
  */
 bool shell_image(bool may_remember) __attribute__((visibility("hidden")));

@@ -44,6 +44,9 @@
  *	handon terminal PROGRAM ARG...
  *		openpty(), open /etc/passwd, fork and exec PROGRAM: a terminal
  *		program starting a session
+ *	handon children N PROGRAM ARG...
+ *		open /etc/passwd, then N times, one after another: fork, the
+ *		child execs PROGRAM, the parent waits for it (a daemon's hooks)
  *
  * Bounded: 60 seconds, then SIGALRM ends it.
  */
@@ -293,6 +296,20 @@ static int terminal(char **argv)
 	return wait_for(pid);
 }
 
+static int children(char **argv)
+{
+	int fd = plain_open("/etc/passwd"), n = atoi(argv[2]), status = 0;
+	pid_t pid;
+
+	while (n-- > 0 && !status) {
+		pid = fork();
+		if (pid == 0)
+			_exit(run(argv + 3, fd));
+		status = wait_for(pid);
+	}
+	return status;
+}
+
 static int groups(char **argv)
 {
 	int fd = plain_open(argv[2]);
@@ -336,6 +353,8 @@ int main(int argc, char **argv)
 		return drop(argv, 3);
 	if (argc > 2 && !strcmp(argv[1], "terminal"))
 		return terminal(argv + 2);
+	if (argc > 3 && !strcmp(argv[1], "children"))
+		return children(argv);
 	if (argc > 3 && !strcmp(argv[1], "groups"))
 		return groups(argv);
 	fputs("usage: see tests/lib/handon.c\n", stderr);
