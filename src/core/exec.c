@@ -33,17 +33,14 @@ CHILD_PATH static bool any_marked(unsigned bits)
  * A fork child that execs with a flag the library forced asks whether
  * this image is a shell, and binds the memchr that reads its exec's
  * arguments.  Done once in the parent instead, at the first fork that
- * finds such a flag, both answers are every later child's.  Not in a
- * setuid process, whose rules ask neither.
+ * finds such a flag, both answers are every later child's (a setuid
+ * process's children need only the second: one needless read).
  */
 static _Atomic bool asked_for_children STARTUP_DATA;
 
 static void before_fork(void)
 {
-	uint32_t w = atomic_load_explicit(&policy_hot, memory_order_relaxed);
-
 	if (atomic_load_explicit(&asked_for_children, memory_order_relaxed) ||
-	    !(w & POLICY_LOADED) || (w & POLICY_SECURE) ||
 	    !any_marked(FDT_FORCED))
 		return;
 	handoff_before_fork();
