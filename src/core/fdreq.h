@@ -421,11 +421,17 @@ fdreq_fast_end(const struct fd_spec *spec, int fd)
  * fdreq_fast_end for a copy of src (dup): a copy carries its source's
  * mark (fdtable_copy_mark).
  */
-static inline __attribute__((always_inline)) int fdreq_fast_end_copy(int src,
-								     int fd)
+static inline __attribute__((always_inline)) unsigned
+fdreq_fast_copy_mark(int src)
 {
-	unsigned mark = fdtable_copy_mark(fdtable_get(src));
+	return fdtable_copy_mark((unsigned)src < FDT_CHUNK ? fdtable_chunk0[src] :
+							    fdtable_get(src));
+}
 
+/* fd, a copy made on the fast path; mark from fdreq_fast_copy_mark(). */
+static inline __attribute__((always_inline)) int
+fdreq_fast_end_copy(int fd, unsigned mark)
+{
 	if (fdreq_fast_note(fd, mark))
 		return fd;
 	return fdreq_fast_rest(fd, mark);

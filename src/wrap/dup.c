@@ -94,9 +94,12 @@ static __attribute__((noinline)) int dup_slow(int fd, void *caller)
 
 CLOEXEC_EXPORT int dup(int fd)
 {
-	if (fdreq_fast(&spec_dup, 0))
+	if (fdreq_fast(&spec_dup, 0)) {
+		unsigned mark = fdreq_fast_copy_mark(fd);
+
 		return fdreq_fast_end_copy(
-			fd, sys_result(sys_fcntl(fd, F_DUPFD_CLOEXEC, 0)));
+			sys_result(sys_fcntl(fd, F_DUPFD_CLOEXEC, 0)), mark);
+	}
 	return dup_slow(fd, __builtin_return_address(0));
 }
 

@@ -39,8 +39,9 @@
  *	handon dropopen UID FILE PROGRAM ARG...
  *		drop to UID first, then open FILE, exec in place
  *	handon dropdup UID FILE PROGRAM ARG...
- *		open FILE, drop to UID, dup() the fd, exec in place with the
- *		copy's number (CWE-403: a copy made after the drop)
+ *		open FILE (and dup it once), drop to UID, dup() the fd, exec in
+ *		place with the copy's number (CWE-403: a copy made after the
+ *		drop)
  *	handon terminal PROGRAM ARG...
  *		openpty(), open /etc/passwd, fork and exec PROGRAM: a terminal
  *		program starting a session
@@ -261,6 +262,9 @@ static int drop(char **argv, int raw)
 
 	if (fd < 0 && raw != 2)
 		return 2;
+	/* A copy made before, too: the library's dup is on its fast path. */
+	if (raw == 3)
+		close(dup(fd));
 	if (raw == 1 ? syscall(SYS_setgroups, 0, NULL) ||
 			       syscall(SYS_setresgid, uid, uid, uid) ||
 			       syscall(SYS_setresuid, uid, uid, uid) :
