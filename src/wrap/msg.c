@@ -46,21 +46,36 @@ static int raw_recvmmsg64(int fd, struct mmsghdr *vec, unsigned vlen,
 REAL_SLOT(__recvmmsg64, raw_recvmmsg64);
 #endif
 
-static void mark_message(struct fdreq *rq, struct msghdr *msg)
+/*
+ * Each fd msg carries, noted by rq, or without one as the fast path does.
+ * The control messages as the kernel laid them out (CMSG_NXTHDR's walk):
+ * one that claims more than is there ends it.
+ */
+static inline __attribute__((always_inline)) void
+mark_message(struct fdreq *rq, const struct msghdr *msg)
 {
-	struct cmsghdr *c;
+	const unsigned char *p = msg->msg_control, *fds, *next;
+	size_t left = msg->msg_control ? msg->msg_controllen : 0, len;
+	const struct cmsghdr *c;
+	int fd;
 
-	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
-		const unsigned char *p = CMSG_DATA(c);
-		const unsigned char *end = (const unsigned char *)c + c->cmsg_len;
-		int fd;
-
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-			continue;
-		for (; p + sizeof(int) <= end; p += sizeof(int)) {
-			memcpy(&fd, p, sizeof(fd));
-			fdreq_mark_received(rq, fd);
-		}
+	for (; left >= sizeof(*c); p += len, left -= len) {
+		c = (const struct cmsghdr *)p;
+		if (c->cmsg_len < sizeof(*c) || c->cmsg_len > left)
+			return;
+		next = p + c->cmsg_len;
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+			for (fds = CMSG_DATA(c); fds + sizeof(int) <= next;
+			     fds += sizeof(int)) {
+				memcpy(&fd, fds, sizeof(fd));
+				if (rq)
+					fdreq_mark_received(rq, fd);
+				else if (!fdreq_fast_note(fd, FDT_FORCED_MARK))
+					fdreq_fast_rest(fd, FDT_FORCED_MARK);
+			}
+		len = CMSG_ALIGN(c->cmsg_len);
+		if (len > left)
+			return;
 	}
 }
 
@@ -180,8 +195,31 @@ WRAPPER_HELPER int recvmmsg_with(const char *call,
 	return ret;
 }
 
+/*
+ * The fast path (fdreq.h): the flagged call; then, as recvmsg_with does
+ * natively, the flag the caller did not pass hidden again, and each fd
+ * received noted.  A socket that refuses the flag (AF_PACKET's EINVAL) is
+ * asked again as the caller asked.
+ */
+static inline __attribute__((always_inline)) ssize_t
+recvmsg_fast(ssize_t (*real)(int, struct msghdr *, int), int fd,
+	     struct msghdr *msg, int flags)
+{
+	int with = fdreq_fast_flags(&spec_msg, flags);
+	ssize_t ret = real(fd, msg, with);
+
+	if (ret < 0)
+		return msg_flag_refused(ret, flags, with) ? real(fd, msg, flags) :
+							    ret;
+	msg->msg_flags &= ~MSG_CMSG_CLOEXEC;
+	mark_message(NULL, msg);
+	return ret;
+}
+
 CLOEXEC_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
+	if (fdreq_fast(&spec_msg, flags))
+		return recvmsg_fast(REAL(recvmsg), fd, msg, flags);
 	return recvmsg_with(__func__, REAL(recvmsg), fd, msg, flags);
 }
 
@@ -196,6 +234,8 @@ CLOEXEC_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned vlen,
 /* recvmsg under _TIME_BITS=64 on 32-bit glibc. */
 CLOEXEC_EXPORT ssize_t __recvmsg64(int fd, struct msghdr *msg, int flags)
 {
+	if (fdreq_fast(&spec_msg, flags))
+		return recvmsg_fast(REAL(__recvmsg64), fd, msg, flags);
 	return recvmsg_with(__func__, REAL(__recvmsg64), fd, msg, flags);
 }
 #endif

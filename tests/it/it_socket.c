@@ -230,6 +230,10 @@ START_TEST(recvmsg_family_without_fds)
 	errno = 0;
 	if (libc_recvmsg(fd, &msg, flags) < 0)
 		ck_assert_int_eq(errno, EAGAIN);
+	/* Twice: the library's second recvmsg takes its fast path. */
+	errno = 0;
+	if (recvmsg(fd, &msg, flags) < 0)
+		ck_assert_int_eq(errno, EAGAIN);
 	errno = 0;
 	if (recvmsg(fd, &msg, flags) < 0)
 		ck_assert_int_eq(errno, EAGAIN);
@@ -429,6 +433,12 @@ START_TEST(std_fds_stay_inheritable)
 	close(0);
 	ck_assert_int_eq(accept(l, NULL, NULL), 0);
 	ck_assert(!tl_cloexec(0));
+	/* Received, the second time on recvmsg's fast path. */
+	for (int i = 0; i < 2; i++) {
+		close(0);
+		ck_assert_int_eq(tl_recv_fd(tl_sent_fd_socket(), 0), 0);
+		ck_assert(!tl_cloexec(0));
+	}
 	if (flags_refused())
 		return;
 	/* Asked for explicitly, the flag stays, even on 0. */
