@@ -123,6 +123,46 @@ START_TEST(good_pointers_are_readable)
 }
 END_TEST
 
+/*
+ * Two pages, the first readable, the second not, the first at an address
+ * whose 4 KiB bit is clear: a page_of() that kept that bit, or a length
+ * within the page one too long, would read the second.
+ */
+static char *edge_pages(size_t *page, char **map)
+{
+	char *q;
+
+	*page = (size_t)sysconf(_SC_PAGESIZE);
+	*map = mmap(NULL, 3 * *page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(*map, MAP_FAILED);
+	q = ((uintptr_t)*map & 4096) ? *map + *page : *map;
+	ck_assert_int_eq(mprotect(q + *page, *page, PROT_NONE), 0);
+	memset(q, 'x', *page);
+	q[0] = '\0';
+	return q;
+}
+
+START_TEST(strings_and_slots_at_the_edge)
+{
+	size_t page;
+	char *map, *q, *s;
+
+	if (tl_valgrind())
+		return;
+	q = edge_pages(&page, &map);
+	/* The next string on the page after the first's, unreadable. */
+	ck_assert(!peek_strings((char *[]){ q, q + page, NULL }));
+	/* The next string on the first's page, its NUL beyond it. */
+	ck_assert(!peek_strings((char *[]){ q, q + page - 9, NULL }));
+	/* A slot one byte over the edge. */
+	s = q;
+	memcpy(q + page - 15, &s, sizeof(s));
+	ck_assert(!peek_strings((char **)(q + page - 15)));
+	munmap(map, 3 * page);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("peek");
@@ -131,6 +171,7 @@ int main(void)
 	tcase_add_test(tc, bad_pointers_are_unreadable);
 	tcase_add_test(tc, good_pointers_are_readable);
 	tcase_add_test(tc, vectors_stop_at_the_page_they_leave);
+	tcase_add_test(tc, strings_and_slots_at_the_edge);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }
