@@ -42,6 +42,10 @@
  *		open FILE (and dup it once), drop to UID, dup() the fd, exec in
  *		place with the copy's number (CWE-403: a copy made after the
  *		drop)
+ *	handon duphigh UID FILE PROGRAM ARG...
+ *		the same, FILE's fd moved to 4096 first by F_DUPFD (the fd
+ *		table's second chunk; the fd limit raised to 4097 if lower;
+ *		77 where it cannot be)
  *	handon terminal PROGRAM ARG...
  *		openpty(), open /etc/passwd, fork and exec PROGRAM: a terminal
  *		program starting a session
@@ -62,6 +66,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -262,8 +267,25 @@ static int drop(char **argv, int raw)
 
 	if (fd < 0 && raw != 2)
 		return 2;
+	if (raw == 4) {
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 4097) {
+			rl.rlim_cur = 4097;
+			if (rl.rlim_max < 4097)
+				rl.rlim_max = 4097;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+		/* F_DUPFD, not dup2: a number chosen by dup2 is passed on. */
+		if (fcntl(fd, F_DUPFD, 4096) != 4096) {
+			perror("handon: F_DUPFD 4096");
+			return 77;
+		}
+		close(fd);
+		fd = 4096;
+	}
 	/* A copy made before, too: the library's dup is on its fast path. */
-	if (raw == 3)
+	if (raw >= 3)
 		close(dup(fd));
 	if (raw == 1 ? syscall(SYS_setgroups, 0, NULL) ||
 			       syscall(SYS_setresgid, uid, uid, uid) ||
@@ -275,7 +297,7 @@ static int drop(char **argv, int raw)
 	}
 	if (raw == 2 && (fd = plain_open(argv[3])) < 0)
 		return 2;
-	if (raw == 3 && (fd = dup(fd)) < 0)
+	if (raw >= 3 && (fd = dup(fd)) < 0)
 		return 2;
 	return run(argv + 4, fd);
 }
@@ -355,6 +377,8 @@ int main(int argc, char **argv)
 		return drop(argv, 2);
 	if (argc > 4 && !strcmp(argv[1], "dropdup"))
 		return drop(argv, 3);
+	if (argc > 4 && !strcmp(argv[1], "duphigh"))
+		return drop(argv, 4);
 	if (argc > 2 && !strcmp(argv[1], "terminal"))
 		return terminal(argv + 2);
 	if (argc > 3 && !strcmp(argv[1], "children"))
