@@ -253,8 +253,8 @@ CHILD_PATH static void keep_jobserver(const struct env_facts *env,
 			p += str_len(options[i]);
 			end = p;
 			r = parse_fd_prefix(p, &end);
-			if (r >= 0 && *end == ',')
-				w = parse_fd_prefix(end + 1, &end);
+			/* W is its own R's: without ",W" this one has none. */
+			w = parse_fd_prefix(*end == ',' ? end + 1 : "", &end);
 		}
 	}
 	if (r < 3 || w < 3 || !is_pipe(r) || !is_pipe(w) ||
