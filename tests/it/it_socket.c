@@ -448,6 +448,31 @@ START_TEST(std_fds_stay_inheritable)
 }
 END_TEST
 
+/*
+ * A control buffer of CMSG_LEN(sizeof(int)), not CMSG_SPACE: the kernel
+ * fills it to its last byte, and the fd in it is still taken (here on 0,
+ * where a flag the library added comes off), the second time on the
+ * fast path.
+ */
+START_TEST(recvmsg_control_buffer_without_padding)
+{
+	struct tl_fd_msg m;
+	int i, s;
+
+	for (i = 0; i < 2; i++) {
+		s = tl_sent_fd_socket();
+		tl_fd_msg_init(&m);
+		m.msg.msg_controllen = CMSG_LEN(sizeof(int));
+		close(0);
+		ck_assert_int_eq(recvmsg(s, &m.msg, 0), 1);
+		ck_assert_int_eq(m.msg.msg_controllen, CMSG_LEN(sizeof(int)));
+		ck_assert_int_eq(tl_received_fd(&m.msg), 0);
+		ck_assert(!tl_cloexec(0));
+		close(s);
+	}
+}
+END_TEST
+
 START_TEST(cleared_flag_stays_cleared)
 {
 	int s = socket(AF_INET, SOCK_STREAM, 0);
@@ -542,6 +567,7 @@ static Suite *socket_suite(void)
 	tl_add(s, errno_preserved);
 	tl_add(s, emfile);
 	tl_add(s, std_fds_stay_inheritable);
+	tl_add(s, recvmsg_control_buffer_without_padding);
 	tl_add(s, cleared_flag_stays_cleared);
 	tl_add(s, paccept_flags_and_sigmask);
 	return s;
