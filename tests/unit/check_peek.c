@@ -8,6 +8,7 @@
 #include <check.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -15,6 +16,18 @@
 
 #include "core/peek.h"
 #include "testlib.h"
+
+/*
+ * A vector whose slots straddle a page's edge is misaligned, and is read
+ * through a misaligned char **: the kernel takes one and x86 and arm64
+ * read it, but UndefinedBehaviorSanitizer stops there.  The sanitizer
+ * build (AddressSanitizer with it, which says so) leaves those cases out.
+ */
+#ifdef __SANITIZE_ADDRESS__
+#define MISALIGNED_VECTORS false
+#else
+#define MISALIGNED_VECTORS true
+#endif
 
 /* Two pages: the first readable, the second not (PROT_NONE). */
 static char *two_pages(size_t *page)
@@ -82,9 +95,11 @@ START_TEST(vectors_stop_at_the_page_they_leave)
 	memcpy(p + page - 16, &s, sizeof(s));
 	memcpy(p + page - 8, &s, sizeof(s));
 	ck_assert(!peek_strings((char **)(p + page - 16)));
-	memcpy(p + page - 12, &s, sizeof(s));
-	memcpy(p + page - 4, &s, 4);
-	ck_assert(!peek_strings((char **)(p + page - 12)));
+	if (MISALIGNED_VECTORS) {
+		memcpy(p + page - 12, &s, sizeof(s));
+		memcpy(p + page - 4, &s, 4);
+		ck_assert(!peek_strings((char **)(p + page - 12)));
+	}
 	/* And a vector that ends on its page is whole. */
 	memcpy(p + page - 16, &s, sizeof(s));
 	memset(p + page - 8, 0, 8);
@@ -157,8 +172,10 @@ START_TEST(strings_and_slots_at_the_edge)
 	ck_assert(!peek_strings((char *[]){ q, q + page - 9, NULL }));
 	/* A slot one byte over the edge. */
 	s = q;
-	memcpy(q + page - 15, &s, sizeof(s));
-	ck_assert(!peek_strings((char **)(q + page - 15)));
+	if (MISALIGNED_VECTORS) {
+		memcpy(q + page - 15, &s, sizeof(s));
+		ck_assert(!peek_strings((char **)(q + page - 15)));
+	}
 	munmap(map, 3 * page);
 }
 END_TEST
