@@ -473,6 +473,71 @@ START_TEST(recvmsg_control_buffer_without_padding)
 }
 END_TEST
 
+/*
+ * With SO_PASSCRED the kernel puts SCM_CREDENTIALS (pid, uid, gid) first,
+ * then SCM_RIGHTS.  The fd after the credentials is still taken (on 0 it
+ * is left inheritable), and the ids are no fds: with this user's uid on
+ * fd 0, 1 or 2 (root's 0), that fd keeps its flag.  Twice each: the
+ * second recvmsg takes the fast path.
+ */
+static int recv_with_credentials(int *received)
+{
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(struct ucred)) +
+			 CMSG_SPACE(sizeof(int))];
+	} c;
+	struct tl_fd_msg m;
+	struct cmsghdr *h;
+	int one = 1, sv[2], payload, n = 0;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	ck_assert_int_eq(setsockopt(sv[1], SOL_SOCKET, SO_PASSCRED, &one,
+				    sizeof(one)),
+			 0);
+	payload = open("/dev/null", O_RDONLY);
+	tl_send_fd(sv[0], payload);
+	close(payload);
+	close(sv[0]);
+	tl_fd_msg_init(&m);
+	m.msg.msg_control = c.buf;
+	m.msg.msg_controllen = sizeof(c.buf);
+	ck_assert_int_eq(recvmsg(sv[1], &m.msg, 0), 1);
+	*received = -1;
+	for (h = CMSG_FIRSTHDR(&m.msg); h; h = CMSG_NXTHDR(&m.msg, h)) {
+		n++;
+		if (h->cmsg_type == SCM_RIGHTS)
+			memcpy(received, CMSG_DATA(h), sizeof(int));
+	}
+	close(sv[1]);
+	return n;
+}
+
+START_TEST(recvmsg_rights_after_credentials)
+{
+	uid_t uid = getuid();
+	int i, fd;
+
+	for (i = 0; i < 2; i++) {
+		close(0);
+		ck_assert_int_eq(recv_with_credentials(&fd), 2);
+		ck_assert_int_eq(fd, 0);
+		ck_assert(!tl_cloexec(0));
+	}
+	if (uid > 2)
+		return;
+	fd = open("/dev/null", O_RDONLY);
+	ck_assert_int_eq(dup2(fd, (int)uid), (int)uid);
+	ck_assert_int_eq(fcntl((int)uid, F_SETFD, FD_CLOEXEC), 0);
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(recv_with_credentials(&fd), 2);
+		ck_assert_int_gt(fd, 2);
+		ck_assert(tl_cloexec((int)uid));
+		close(fd);
+	}
+}
+END_TEST
+
 START_TEST(cleared_flag_stays_cleared)
 {
 	int s = socket(AF_INET, SOCK_STREAM, 0);
@@ -568,6 +633,7 @@ static Suite *socket_suite(void)
 	tl_add(s, emfile);
 	tl_add(s, std_fds_stay_inheritable);
 	tl_add(s, recvmsg_control_buffer_without_padding);
+	tl_add(s, recvmsg_rights_after_credentials);
 	tl_add(s, cleared_flag_stays_cleared);
 	tl_add(s, paccept_flags_and_sigmask);
 	return s;
