@@ -538,6 +538,36 @@ START_TEST(recvmsg_rights_after_credentials)
 }
 END_TEST
 
+/*
+ * A datagram of no bytes still carries its fds: recvmsg returns 0 and the
+ * fd is taken (on 0 it is left inheritable) and the flag hidden, the
+ * second time on the fast path.
+ */
+START_TEST(recvmsg_empty_datagram_with_an_fd)
+{
+	struct tl_fd_msg m;
+	int i, sv[2], payload;
+
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+		payload = open("/dev/null", O_RDONLY);
+		tl_fd_msg_init(&m);
+		m.iov.iov_len = 0;
+		tl_fd_msg_put(&m, payload);
+		ck_assert_int_eq(sendmsg(sv[0], &m.msg, 0), 0);
+		close(payload);
+		close(0);
+		tl_fd_msg_init(&m);
+		ck_assert_int_eq(recvmsg(sv[1], &m.msg, 0), 0);
+		ck_assert_int_eq(tl_received_fd(&m.msg), 0);
+		ck_assert(!tl_cloexec(0));
+		ck_assert_int_eq(m.msg.msg_flags & MSG_CMSG_CLOEXEC, 0);
+		close(sv[0]);
+		close(sv[1]);
+	}
+}
+END_TEST
+
 START_TEST(cleared_flag_stays_cleared)
 {
 	int s = socket(AF_INET, SOCK_STREAM, 0);
@@ -634,6 +664,7 @@ static Suite *socket_suite(void)
 	tl_add(s, std_fds_stay_inheritable);
 	tl_add(s, recvmsg_control_buffer_without_padding);
 	tl_add(s, recvmsg_rights_after_credentials);
+	tl_add(s, recvmsg_empty_datagram_with_an_fd);
 	tl_add(s, cleared_flag_stays_cleared);
 	tl_add(s, paccept_flags_and_sigmask);
 	return s;
