@@ -439,6 +439,12 @@ START_TEST(std_fds_stay_inheritable)
 		ck_assert_int_eq(tl_recv_fd(tl_sent_fd_socket(), 0), 0);
 		ck_assert(!tl_cloexec(0));
 	}
+	/* A copy by dup(), onto 0 as the lowest free number, likewise. */
+	for (int i = 0; i < 2; i++) {
+		close(0);
+		ck_assert_int_eq(dup(stdout_copy), 0);
+		ck_assert(!tl_cloexec(0));
+	}
 	if (flags_refused())
 		return;
 	/* Asked for explicitly, the flag stays, even on 0. */
