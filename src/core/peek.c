@@ -67,17 +67,19 @@ CHILD_PATH static bool bytes_readable(const void *p, size_t n,
 	return true;
 }
 
-CHILD_PATH static bool string_readable(const char *s, struct peek_seen *seen)
+/* Where s ends: its NUL, or NULL where a page up to it is unreadable. */
+CHILD_PATH static const char *string_end(const char *s, struct peek_seen *seen)
 {
 	uintptr_t a = (uintptr_t)s;
+	const char *nul;
 	size_t left;
 
 	for (;;) {
 		if (!page_readable(a, seen))
-			return false;
+			return NULL;
 		left = PEEK_STEP - (a & (PEEK_STEP - 1));
-		if (memchr((const void *)a, '\0', left))
-			return true;
+		if ((nul = memchr((const void *)a, '\0', left)))
+			return nul;
 		a += left;
 	}
 }
@@ -99,7 +101,7 @@ CHILD_PATH bool peek_bytes(const void *p, size_t n)
 
 CHILD_PATH bool peek_string(const char *s)
 {
-	return string_readable(s, NULL);
+	return string_end(s, NULL) != NULL;
 }
 
 CHILD_PATH static uintptr_t page_of(uintptr_t a)
@@ -108,35 +110,42 @@ CHILD_PATH static uintptr_t page_of(uintptr_t a)
 }
 
 /*
- * The slots and the strings each mostly follow the one before on its
- * page: where they do, nothing is asked, and a string's end is found
- * within the page.  A slot that ends on the page where the one before it
- * ended lies wholly on it.  NOT_A_PAGE is no page's start.
+ * A slot that ends on the page where the one before it ended lies wholly
+ * on it: nothing is asked.  NOT_A_PAGE is no page's start.
  */
 #define NOT_A_PAGE ((uintptr_t)1)
 
+/*
+ * The slots first, up to the NULL; then the strings, the last first.  An
+ * exec's strings mostly lie one after the other, in the order of their
+ * slots, as the kernel laid them out on the stack: a string that starts
+ * below a NUL found already, on that NUL's page, ends there at the
+ * latest, and is neither asked about nor read.
+ */
 CHILD_PATH bool peek_strings(char *const *v)
 {
 	struct peek_seen seen = { { 0 }, 0 };
-	uintptr_t slots = NOT_A_PAGE, strings = NOT_A_PAGE, end, s;
+	uintptr_t slots = NOT_A_PAGE, end, s, nul = 0;
+	char *const *w;
 
 	if (!v)
 		return true;
-	for (;; v++) {
-		end = (uintptr_t)v + sizeof(*v) - 1;
+	for (w = v;; w++) {
+		end = (uintptr_t)w + sizeof(*w) - 1;
 		if (page_of(end) != slots) {
-			if (!bytes_readable(v, sizeof(*v), &seen))
+			if (!bytes_readable(w, sizeof(*w), &seen))
 				return false;
 			slots = page_of(end);
 		}
-		if (!*v)
-			return true;
-		s = (uintptr_t)*v;
-		if (page_of(s) == strings &&
-		    memchr(*v, '\0', PEEK_STEP - (s & (PEEK_STEP - 1))))
-			continue;
-		if (!string_readable(*v, &seen))
-			return false;
-		strings = page_of(s);
+		if (!*w)
+			break;
 	}
+	while (w-- > v) {
+		s = (uintptr_t)*w;
+		if (nul && page_of(s) == page_of(nul) && s <= nul)
+			continue;
+		if (!(nul = (uintptr_t)string_end(*w, &seen)))
+			return false;
+	}
+	return true;
 }

@@ -180,6 +180,41 @@ START_TEST(strings_and_slots_at_the_edge)
 }
 END_TEST
 
+/*
+ * The strings are read last first, and a string below a NUL found on its
+ * page ends there: only below it, and only on its page.  Three pages, the
+ * middle one unreadable; on the first and the last a NUL at offset 1,
+ * and no other.
+ */
+START_TEST(strings_end_at_a_later_nul_on_their_page_only)
+{
+	size_t page;
+	char *p, *last;
+
+	if (tl_valgrind())
+		return;
+	page = (size_t)sysconf(_SC_PAGESIZE);
+	p = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	last = p + 2 * page;
+	memset(p, 'x', page);
+	memset(last, 'x', page);
+	p[1] = '\0';
+	last[1] = '\0';
+	ck_assert_int_eq(mprotect(p + page, page, PROT_NONE), 0);
+
+	/* Below the later string's NUL, on its page: ends there. */
+	ck_assert(peek_strings((char *[]){ p, p + 1, NULL }));
+	ck_assert(peek_strings((char *[]){ last, last, NULL }));
+	/* Above it, on the same page: its own NUL is on no readable page. */
+	ck_assert(!peek_strings((char *[]){ p + page - 10, p, NULL }));
+	/* Below a NUL on a later page: that NUL says nothing of it. */
+	ck_assert(!peek_strings((char *[]){ p + page - 10, last, NULL }));
+	munmap(p, 3 * page);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("peek");
@@ -189,6 +224,7 @@ int main(void)
 	tcase_add_test(tc, good_pointers_are_readable);
 	tcase_add_test(tc, vectors_stop_at_the_page_they_leave);
 	tcase_add_test(tc, strings_and_slots_at_the_edge);
+	tcase_add_test(tc, strings_end_at_a_later_nul_on_their_page_only);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }
