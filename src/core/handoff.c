@@ -40,7 +40,25 @@ CHILD_PATH static const char *str_find(const char *s, const char *needle,
 struct env_facts {
 	const char *listen_fds, *listen_pid, *makeflags;
 	bool cgi; /* GATEWAY_INTERFACE: a CGI program */
+	bool rows; /* a variable may be a row of handoff.def's */
 };
+
+/* The initials of the variables above: most variables have none. */
+#define FACT_INITIALS \
+	((1u << ('L' & 31)) | (1u << ('M' & 31)) | (1u << ('G' & 31)))
+
+/*
+ * The first letters of the names of handoff.def's variables, as bits
+ * (and their first two, below): most variables start with neither, and
+ * are not compared with any row.
+ */
+static const uint32_t row_initials = 0
+#define HANDOFF_ENV(name, form, example) | (1u << ((name)[0] & 31))
+#include "handoff.def"
+#undef HANDOFF_ENV
+	;
+
+CHILD_PATH static bool may_be_row(const char *e);
 
 /* The value of e if it is NAME=value, else NULL. */
 CHILD_PATH static const char *value_of(const char *e, const char *name,
@@ -54,9 +72,15 @@ CHILD_PATH static const char *value_of(const char *e, const char *name,
 CHILD_PATH static void env_facts(char *const envp[], struct env_facts *f)
 {
 	const char *e, *v;
+	uint32_t initial;
 
-	*f = (struct env_facts){ NULL, NULL, NULL, false };
+	*f = (struct env_facts){ NULL, NULL, NULL, false, false };
 	for (; envp && (e = *envp); envp++) {
+		initial = 1u << (e[0] & 31);
+		if (!(initial & (FACT_INITIALS | row_initials)))
+			continue;
+		if (initial & row_initials && may_be_row(e))
+			f->rows = true;
 		switch (e[0]) {
 		case 'L':
 			if ((v = VALUE_OF(e, "LISTEN_FDS")) && !f->listen_fds)
@@ -428,7 +452,7 @@ static const struct handoff_child {
 #undef HANDOFF_CHILD
 };
 
-/* The first letters of the rows' programs, as bits (as row_initials). */
+/* The first letters of the rows' programs, as bits. */
 static const uint32_t program_initials = 0
 #define HANDOFF_PROGRAM(program, options, operands)                            \
 	| (1u << ((program)[0] & 31))
@@ -593,17 +617,18 @@ CHILD_PATH static void keep_parent_named(struct handoff_kept *k)
 {
 	char *const *argv = image_argv(), *const *a;
 	const struct handoff_child *c;
-	const char *p, *end;
+	const char *p, *end, *name;
 	char what[HANDOFF_WHY_MAX];
 	size_t i, len;
 	int fd;
 
 	if (!argv || !argv[0])
 		return;
+	name = str_file_name(argv[0]);
 	for (i = 0; i < sizeof(handoff_children) / sizeof(*handoff_children);
 	     i++) {
 		c = &handoff_children[i];
-		if (!str_eq(str_file_name(argv[0]), c->program))
+		if (!str_eq(name, c->program))
 			continue;
 		len = str_len(c->option);
 		for (a = argv + 1; *a; a++) {
@@ -713,14 +738,26 @@ static const struct handoff_env {
 };
 
 /*
- * The first letters of the rows' names, as bits: most variables start
- * with none of them, and are not compared with any row.
+ * The first two letters of the rows' names, as bits of a hash (a row's
+ * name has two letters at least).
  */
-static const uint32_t row_initials = 0
-#define HANDOFF_ENV(name, form, example) | (1u << ((name)[0] & 31))
+#define PAIR_BIT(a, b) ((((a)&31) * 3 + ((b)&31)) & 63)
+#define HANDOFF_ENV(name, form, example) \
+	_Static_assert(sizeof(name) > 2, "a row's name has two letters");
+#include "handoff.def"
+#undef HANDOFF_ENV
+static const uint64_t row_pairs = 0
+#define HANDOFF_ENV(name, form, example) \
+	| (1ull << PAIR_BIT((name)[0], (name)[1]))
 #include "handoff.def"
 #undef HANDOFF_ENV
 	;
+
+CHILD_PATH static bool may_be_row(const char *e)
+{
+	return (row_initials & (1u << (e[0] & 31))) &&
+	       (row_pairs & (1ull << PAIR_BIT(e[0], e[1])));
+}
 
 /* e's row, if its name is one: "NAME=" whole, or a prefix "NAME_". */
 CHILD_PATH static const struct handoff_env *env_row(const char *e)
@@ -728,7 +765,7 @@ CHILD_PATH static const struct handoff_env *env_row(const char *e)
 	const char *eq;
 	size_t i, len;
 
-	if (!(row_initials & (1u << (e[0] & 31))))
+	if (!may_be_row(e))
 		return NULL;
 	for (i = 0; i < sizeof(handoff_envs) / sizeof(*handoff_envs); i++) {
 		if (e[0] != handoff_envs[i].name[0])
@@ -890,6 +927,7 @@ CHILD_PATH void handoff_choose(char *const argv[], char *const envp[],
 		keep_shell_named(argv, path, k);
 	}
 	keep_parent_named(k);
-	keep_named_env(envp, k);
+	if (env.rows)
+		keep_named_env(envp, k);
 	keep_locks(as, k);
 }

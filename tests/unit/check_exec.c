@@ -203,6 +203,56 @@ START_TEST(environment_handovers)
 }
 END_TEST
 
+/*
+ * Every variable row of handoff.def, by its own example, with 5 and 6 made
+ * a and b: each names what its example names, and its own name alone.
+ */
+static const char *const env_examples[] = {
+#define HANDOFF_ENV(name, form, example) example,
+#include "core/handoff.def"
+#undef HANDOFF_ENV
+};
+
+/* example with each number 5 made a and 6 made b, and what it names. */
+static void example_env(const char *example, char *env, size_t size,
+			char *want, size_t want_size)
+{
+	size_t name_len = strcspn(example, "="), n = 0, w = 0;
+	const char *p = example;
+	int fd;
+
+	while (*p && n < size - 16) {
+		if ((*p == '5' || *p == '6') && (p == example || p[-1] < '0' ||
+						   p[-1] > '9') &&
+		    (p[1] < '0' || p[1] > '9') && p > example + name_len) {
+			fd = *p == '5' ? a : b;
+			n += (size_t)snprintf(env + n, size - n, "%d", fd);
+			w += (size_t)snprintf(want + w, want_size - w,
+					      "%d:named in %.*s;", fd,
+					      (int)name_len, example);
+			p++;
+			continue;
+		}
+		env[n++] = *p++;
+	}
+	env[n] = '\0';
+}
+
+START_TEST(every_environment_row)
+{
+	char env[256], want[256], *none[] = { NULL }, *envp[] = { env, NULL };
+	size_t i;
+
+	for (i = 0; i < sizeof(env_examples) / sizeof(*env_examples); i++) {
+		example_env(env_examples[i], env, sizeof(env), want,
+			    sizeof(want));
+		ck_assert_msg(strchr(want, ';'), "%s names nothing",
+			      env_examples[i]);
+		ck_assert_str_eq(chosen(none, envp), want);
+	}
+}
+END_TEST
+
 /* A flag the program set itself is never the library's to clear. */
 START_TEST(own_flag_is_never_chosen)
 {
@@ -383,6 +433,7 @@ int main(void)
 	tcase_add_test(tc, shell_command_text);
 	tcase_add_test(tc, shells_file);
 	tcase_add_test(tc, environment_handovers);
+	tcase_add_test(tc, every_environment_row);
 	tcase_add_test(tc, own_flag_is_never_chosen);
 	tcase_add_test(tc, nothing_forced_nothing_read);
 	suite_add_tcase(s, tc);
