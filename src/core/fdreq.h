@@ -424,8 +424,7 @@ fdreq_fast_end(const struct fd_spec *spec, int fd)
 static inline __attribute__((always_inline)) unsigned
 fdreq_fast_copy_mark(int src)
 {
-	return fdtable_copy_mark((unsigned)src < FDT_CHUNK ? fdtable_chunk0[src] :
-							    fdtable_get(src));
+	return fdtable_copy_mark(fdtable_get(src));
 }
 
 /* fd, a copy made on the fast path; mark from fdreq_fast_copy_mark(). */

@@ -190,6 +190,9 @@ static inline unsigned fdtable_get(int fd)
 {
 	uint8_t *chunk;
 
+	/* Nearly every fd is in the first chunk, which is always there. */
+	if (__builtin_expect((unsigned)fd < FDT_CHUNK, 1))
+		return fdtable_chunk0[fd];
 	if (fd < 0 || (unsigned)fd >= FDT_CHUNK * FDT_CHUNKS)
 		return 0;
 	chunk = fdtable_chunk((unsigned)fd >> FDT_CHUNK_SHIFT,
