@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -253,6 +254,27 @@ START_TEST(every_environment_row)
 }
 END_TEST
 
+/*
+ * A variable of no bytes (the kernel takes one) at a page's last byte,
+ * the next page unreadable: the rules read nothing past its NUL, where a
+ * name would have its second letter.
+ */
+START_TEST(an_empty_variable_at_a_page_end)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *p, *none[] = { NULL }, *envp[] = { NULL, NULL };
+
+	p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	ck_assert_int_eq(mprotect(p + page, page, PROT_NONE), 0);
+	p[page - 1] = '\0';
+	envp[0] = p + page - 1;
+	ck_assert_str_eq(chosen(none, envp), "");
+	munmap(p, 2 * page);
+}
+END_TEST
+
 /* A flag the program set itself is never the library's to clear. */
 START_TEST(own_flag_is_never_chosen)
 {
@@ -434,6 +456,7 @@ int main(void)
 	tcase_add_test(tc, shells_file);
 	tcase_add_test(tc, environment_handovers);
 	tcase_add_test(tc, every_environment_row);
+	tcase_add_test(tc, an_empty_variable_at_a_page_end);
 	tcase_add_test(tc, own_flag_is_never_chosen);
 	tcase_add_test(tc, nothing_forced_nothing_read);
 	suite_add_tcase(s, tc);

@@ -67,6 +67,7 @@ START_TEST(bad_pointers_are_unreadable)
 	ck_assert(!peek_string(p + page - 10));
 	ck_assert(!peek_strings((void *)low));
 	ck_assert(!peek_strings((char *[]){ "a", (char *)low, NULL }));
+	ck_assert(!peek_strings((char *[]){ (char *)1, NULL }));
 	ck_assert(!peek_strings((char **)(p + page)));
 }
 END_TEST
