@@ -68,6 +68,8 @@ START_TEST(bad_pointers_are_unreadable)
 	ck_assert(!peek_strings((void *)low));
 	ck_assert(!peek_strings((char *[]){ "a", (char *)low, NULL }));
 	ck_assert(!peek_strings((char *[]){ (char *)1, NULL }));
+	/* Before a good string: read last, below its NUL, on no page of it. */
+	ck_assert(!peek_strings((char *[]){ (char *)low, "a", NULL }));
 	ck_assert(!peek_strings((char **)(p + page)));
 }
 END_TEST
