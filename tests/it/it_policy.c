@@ -344,6 +344,35 @@ START_TEST(scope_process_leaves_children_alone)
 }
 END_TEST
 
+/*
+ * Only this library leaves the children's LD_PRELOAD: another entry stays
+ * as it was given, last here (a sanitizer's runtime must stay first).  The
+ * entries left are joined with colons, which the loader takes as blanks.
+ */
+START_TEST(scope_process_keeps_the_other_preloads)
+{
+	static char env[1 << 16], preload[4096];
+	const char *now = getenv("LD_PRELOAD"), *got;
+	size_t len;
+
+	if (skip())
+		return;
+	ck_assert_ptr_nonnull(now);
+	snprintf(preload, sizeof(preload), "%s libc.so.6", now);
+	ck_assert_int_eq(setenv("LD_PRELOAD", preload, 1), 0);
+	child_env(env, sizeof(env));
+
+	got = strstr(env, "\nLD_PRELOAD=");
+	ck_assert_ptr_nonnull(got);
+	got += strlen("\nLD_PRELOAD=");
+	len = strcspn(got, "\n");
+	ck_assert_msg(len >= 9 && !memcmp(got + len - 9, "libc.so.6", 9) &&
+			      (len == 9 || got[len - 10] == ':'),
+		      "the children's LD_PRELOAD: %.*s", (int)len, got);
+	ck_assert_ptr_null(memmem(got, len, "libcloexec", 10));
+}
+END_TEST
+
 START_TEST(scope_tree_by_default)
 {
 	static char env[1 << 16];
@@ -700,6 +729,8 @@ static Suite *policy_suite(void)
 		   "CLOEXEC_POLICY=sweep=on");
 	tl_add(s, no_sweep_by_default);
 	tl_add_env(s, scope_process_leaves_children_alone, 1,
+		   "CLOEXEC_POLICY=scope=process");
+	tl_add_env(s, scope_process_keeps_the_other_preloads, 1,
 		   "CLOEXEC_POLICY=scope=process");
 	tl_add(s, scope_tree_by_default);
 	tl_add(s, listen_fds_reach_the_server);
