@@ -373,6 +373,48 @@ START_TEST(scope_process_keeps_the_other_preloads)
 }
 END_TEST
 
+/*
+ * An exec given its own environment, without the policy's variable:
+ * nothing is dropped from it, and the child gets it whole, with room for
+ * each entry and the NULL (an environment of 1 to 4 entries, each size).
+ */
+START_TEST(scope_process_takes_an_exec_of_its_own_environment)
+{
+	static char *entries[] = { "A=1", "B=2", "C=3", "D=4" };
+	static const char *const printed[] = { "A=1\n", "A=1\nB=2\n",
+					       "A=1\nB=2\nC=3\n",
+					       "A=1\nB=2\nC=3\nD=4\n" };
+	char *envp[5], buf[256];
+	int n, i, p[2], status;
+	ssize_t got, len;
+	pid_t pid;
+
+	if (skip())
+		return;
+	for (n = 1; n <= 4; n++) {
+		for (i = 0; i < n; i++)
+			envp[i] = entries[i];
+		envp[n] = NULL;
+		ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+		pid = fork();
+		if (pid == 0) {
+			dup2(p[1], 1);
+			execve("/usr/bin/env", (char *[]){ "env", NULL }, envp);
+			_exit(127);
+		}
+		close(p[1]);
+		len = 0;
+		while ((got = read(p[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+			len += got;
+		buf[len] = '\0';
+		close(p[0]);
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		ck_assert_str_eq(buf, printed[n - 1]);
+	}
+}
+END_TEST
+
 START_TEST(scope_tree_by_default)
 {
 	static char env[1 << 16];
@@ -731,6 +773,8 @@ static Suite *policy_suite(void)
 	tl_add_env(s, scope_process_leaves_children_alone, 1,
 		   "CLOEXEC_POLICY=scope=process");
 	tl_add_env(s, scope_process_keeps_the_other_preloads, 1,
+		   "CLOEXEC_POLICY=scope=process");
+	tl_add_env(s, scope_process_takes_an_exec_of_its_own_environment, 1,
 		   "CLOEXEC_POLICY=scope=process");
 	tl_add(s, scope_tree_by_default);
 	tl_add(s, listen_fds_reach_the_server);
