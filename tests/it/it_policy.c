@@ -304,8 +304,12 @@ START_TEST(no_sweep_by_default)
 }
 END_TEST
 
-/* The environment a child gets, read back through a pipe. */
-static void child_env(char *buf, size_t size)
+/*
+ * The environment a child gets from an exec of env(1) given envp (NULL:
+ * this process's own, through execlp), read back through a pipe; the
+ * child's wait status.
+ */
+static int child_env(char *const envp[], char *buf, size_t size)
 {
 	int p[2], status;
 	ssize_t n, len = 0;
@@ -315,14 +319,19 @@ static void child_env(char *buf, size_t size)
 	pid = fork();
 	if (pid == 0) {
 		dup2(p[1], 1);
-		execlp("env", "env", (char *)NULL);
+		if (envp)
+			execve("/usr/bin/env", (char *[]){ "env", NULL }, envp);
+		else
+			execlp("env", "env", (char *)NULL);
 		_exit(127);
 	}
 	close(p[1]);
 	while ((n = read(p[0], buf + len, size - 1 - len)) > 0)
 		len += n;
 	buf[len] = '\0';
-	waitpid(pid, &status, 0);
+	close(p[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return status;
 }
 
 START_TEST(scope_process_leaves_children_alone)
@@ -332,7 +341,7 @@ START_TEST(scope_process_leaves_children_alone)
 
 	if (skip())
 		return;
-	child_env(env, sizeof(env));
+	child_env(NULL, env, sizeof(env));
 
 	ck_assert_ptr_nonnull(strstr(env, "\nPATH="));
 	ck_assert_ptr_null(strstr(env, "CLOEXEC_POLICY="));
@@ -360,7 +369,7 @@ START_TEST(scope_process_keeps_the_other_preloads)
 	ck_assert_ptr_nonnull(now);
 	snprintf(preload, sizeof(preload), "%s libc.so.6", now);
 	ck_assert_int_eq(setenv("LD_PRELOAD", preload, 1), 0);
-	child_env(env, sizeof(env));
+	child_env(NULL, env, sizeof(env));
 
 	got = strstr(env, "\nLD_PRELOAD=");
 	ck_assert_ptr_nonnull(got);
@@ -385,9 +394,7 @@ START_TEST(scope_process_takes_an_exec_of_its_own_environment)
 					       "A=1\nB=2\nC=3\n",
 					       "A=1\nB=2\nC=3\nD=4\n" };
 	char *envp[5], buf[256];
-	int n, i, p[2], status;
-	ssize_t got, len;
-	pid_t pid;
+	int n, i, status;
 
 	if (skip())
 		return;
@@ -395,20 +402,7 @@ START_TEST(scope_process_takes_an_exec_of_its_own_environment)
 		for (i = 0; i < n; i++)
 			envp[i] = entries[i];
 		envp[n] = NULL;
-		ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
-		pid = fork();
-		if (pid == 0) {
-			dup2(p[1], 1);
-			execve("/usr/bin/env", (char *[]){ "env", NULL }, envp);
-			_exit(127);
-		}
-		close(p[1]);
-		len = 0;
-		while ((got = read(p[0], buf + len, sizeof(buf) - 1 - len)) > 0)
-			len += got;
-		buf[len] = '\0';
-		close(p[0]);
-		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		status = child_env(envp, buf, sizeof(buf));
 		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 		ck_assert_str_eq(buf, printed[n - 1]);
 	}
@@ -421,7 +415,7 @@ START_TEST(scope_tree_by_default)
 
 	if (skip())
 		return;
-	child_env(env, sizeof(env));
+	child_env(NULL, env, sizeof(env));
 	ck_assert_ptr_nonnull(strstr(env, "\nLD_PRELOAD="));
 }
 END_TEST
