@@ -109,43 +109,45 @@ CHILD_PATH static uintptr_t page_of(uintptr_t a)
 	return a & ~(uintptr_t)(PEEK_STEP - 1);
 }
 
-/*
- * A slot that ends on the page where the one before it ended lies wholly
- * on it: nothing is asked.  NOT_A_PAGE is no page's start.
- */
-#define NOT_A_PAGE ((uintptr_t)1)
+/* Whether a slot at w has a byte on a page that the slot before it has not. */
+CHILD_PATH static bool slot_enters_page(char *const *w)
+{
+	return ((uintptr_t)w + sizeof(*w) - 1) % PEEK_STEP < sizeof(*w);
+}
 
 /*
- * The slots first, up to the NULL; then the strings, the last first.  An
- * exec's strings mostly lie one after the other, in the order of their
- * slots, as the kernel laid them out on the stack: a string that starts
- * below a NUL found already, on that NUL's page, ends there at the
- * latest, and is neither asked about nor read.
+ * The slots first, up to the NULL, noting the lowest string and the
+ * highest; then the highest string's end.  Every string starts at or
+ * below that NUL and so ends there at the latest: where each page from
+ * the lowest string's up to it can be read, every string can.  An exec's
+ * strings lie together, as the kernel laid them out on the stack or as
+ * a program allocated them, on no more pages than there are strings;
+ * strings farther apart, or a page between them that cannot be read,
+ * are asked about one by one.
  */
 CHILD_PATH bool peek_strings(char *const *v)
 {
 	struct peek_seen seen = { { 0 }, 0 };
-	uintptr_t slots = NOT_A_PAGE, end, s, nul = 0;
+	uintptr_t lo = UINTPTR_MAX, hi = 0, s;
 	char *const *w;
 
 	if (!v)
 		return true;
-	for (w = v;; w++) {
-		end = (uintptr_t)w + sizeof(*w) - 1;
-		if (page_of(end) != slots) {
-			if (!bytes_readable(w, sizeof(*w), &seen))
-				return false;
-			slots = page_of(end);
-		}
-		if (!*w)
-			break;
-	}
-	while (w-- > v) {
-		s = (uintptr_t)*w;
-		if (nul && page_of(s) == page_of(nul) && s <= nul)
-			continue;
-		if (!(nul = (uintptr_t)string_end(*w, &seen)))
+	if (!bytes_readable(v, sizeof(*v), &seen))
+		return false;
+	for (w = v; (s = (uintptr_t)*w);) {
+		lo = s < lo ? s : lo;
+		hi = s > hi ? s : hi;
+		w++;
+		if (slot_enters_page(w) && !bytes_readable(w, sizeof(*w), &seen))
 			return false;
 	}
+	/* No string: no number of pages is fewer than none. */
+	if ((page_of(hi) - page_of(lo)) / PEEK_STEP < (size_t)(w - v) &&
+	    bytes_readable((const void *)lo, hi - lo, &seen))
+		return string_end((const char *)hi, &seen) != NULL;
+	for (w = v; *w; w++)
+		if (!string_end(*w, &seen))
+			return false;
 	return true;
 }

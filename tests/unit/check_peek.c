@@ -68,7 +68,7 @@ START_TEST(bad_pointers_are_unreadable)
 	ck_assert(!peek_strings((void *)low));
 	ck_assert(!peek_strings((char *[]){ "a", (char *)low, NULL }));
 	ck_assert(!peek_strings((char *[]){ (char *)1, NULL }));
-	/* Before a good string: read last, below its NUL, on no page of it. */
+	/* Before a good string, below its NUL, on no page of it. */
 	ck_assert(!peek_strings((char *[]){ (char *)low, "a", NULL }));
 	ck_assert(!peek_strings((char **)(p + page)));
 }
@@ -184,12 +184,12 @@ START_TEST(strings_and_slots_at_the_edge)
 END_TEST
 
 /*
- * The strings are read last first, and a string below a NUL found on its
- * page ends there: only below it, and only on its page.  Three pages, the
- * middle one unreadable; on the first and the last a NUL at offset 1,
- * and no other.
+ * The highest string's NUL ends every string at or below it, where each
+ * page from the lowest string's up to that NUL can be read: only then.
+ * Three pages, the middle one unreadable; on the first and the last a NUL
+ * at offset 1, and no other.
  */
-START_TEST(strings_end_at_a_later_nul_on_their_page_only)
+START_TEST(strings_end_at_the_highest_strings_nul)
 {
 	size_t page;
 	char *p, *last;
@@ -207,13 +207,18 @@ START_TEST(strings_end_at_a_later_nul_on_their_page_only)
 	last[1] = '\0';
 	ck_assert_int_eq(mprotect(p + page, page, PROT_NONE), 0);
 
-	/* Below the later string's NUL, on its page: ends there. */
+	/* Below the highest string's NUL, on readable pages: ends there. */
 	ck_assert(peek_strings((char *[]){ p, p + 1, NULL }));
 	ck_assert(peek_strings((char *[]){ last, last, NULL }));
-	/* Above it, on the same page: its own NUL is on no readable page. */
+	/* Above a lower string's NUL: its own is on no readable page. */
 	ck_assert(!peek_strings((char *[]){ p + page - 10, p, NULL }));
-	/* Below a NUL on a later page: that NUL says nothing of it. */
+	/* Below a NUL beyond the page that cannot be read. */
 	ck_assert(!peek_strings((char *[]){ p + page - 10, last, NULL }));
+	ck_assert(!peek_strings((char *[]){ p + page - 10, last, last, NULL }));
+	/* On that page, below a good string. */
+	ck_assert(!peek_strings((char *[]){ p + page + 5, last, NULL }));
+	/* Good strings with that page between them, each asked about alone. */
+	ck_assert(peek_strings((char *[]){ p, p, last, NULL }));
 	munmap(p, 3 * page);
 }
 END_TEST
@@ -227,7 +232,7 @@ int main(void)
 	tcase_add_test(tc, good_pointers_are_readable);
 	tcase_add_test(tc, vectors_stop_at_the_page_they_leave);
 	tcase_add_test(tc, strings_and_slots_at_the_edge);
-	tcase_add_test(tc, strings_end_at_a_later_nul_on_their_page_only);
+	tcase_add_test(tc, strings_end_at_the_highest_strings_nul);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }
