@@ -255,31 +255,47 @@ CHILD_PATH static bool is_pipe(int fd)
 	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
 }
 
+/* The value of a MAKEFLAGS word that names the jobserver, else NULL. */
+CHILD_PATH static const char *jobserver_value(const char *word)
+{
+	if (!str_starts(word, "--jobserver-", 12))
+		return NULL;
+	word += 12;
+	if (str_starts(word, "auth=", 5))
+		return word + 5;
+	return str_starts(word, "fds=", 4) ? word + 4 : NULL;
+}
+
 /*
- * make's jobserver: the last --jobserver-auth=R,W (or -fds) wins.
- * MAKEFLAGS reaches every descendant of make, long after the numbers stop
- * meaning anything: the pair counts only while it is a pair of pipes this
- * process was given, which it then passes on.  (make itself clears the
- * flag on its own jobserver pipe before a recursive recipe.)
+ * make's jobserver: the last --jobserver-auth=R,W (or -fds) among the
+ * words of MAKEFLAGS (a space in a word is escaped with '\'), up to the
+ * word "--": the command line's variables follow it, and a value of one
+ * is no option.  MAKEFLAGS reaches every descendant of make, long after
+ * the numbers stop meaning anything: the pair counts only while it is a
+ * pair of pipes this process was given, which it then passes on.  (make
+ * itself clears the flag on its own jobserver pipe before a recursive
+ * recipe.)
  */
 CHILD_PATH static void keep_jobserver(const struct env_facts *env,
 				      struct handoff_kept *k)
 {
-	static const char options[][20] = { "--jobserver-auth=",
-					    "--jobserver-fds=" };
-	const char *flags = env->makeflags, *p, *end;
-	int r = -1, w = -1, i;
+	const char *p = env->makeflags, *v, *end;
+	int r = -1, w = -1;
 
-	for (i = 0; flags && i < 2; i++) {
-		for (p = flags;
-		     (p = str_find(p, options[i], str_len(options[i])));
-		     p = end) {
-			p += str_len(options[i]);
-			end = p;
-			r = parse_fd_prefix(p, &end);
+	while (p) {
+		while (*p == ' ')
+			p++;
+		if (!*p || (p[0] == '-' && p[1] == '-' && (!p[2] || p[2] == ' ')))
+			break;
+		if ((v = jobserver_value(p))) {
+			end = v;
+			r = parse_fd_prefix(v, &end);
 			/* W is its own R's: without ",W" this one has none. */
 			w = parse_fd_prefix(*end == ',' ? end + 1 : "", &end);
 		}
+		for (; *p && *p != ' '; p++)
+			if (*p == '\\' && p[1])
+				p++;
 	}
 	if (r < 3 || w < 3 || !is_pipe(r) || !is_pipe(w) ||
 	    !(fdtable_get(r) & fdtable_get(w) & FDT_INHERITED))
