@@ -58,7 +58,27 @@ static const uint32_t row_initials = 0
 #undef HANDOFF_ENV
 	;
 
-CHILD_PATH static bool may_be_row(const char *e);
+/*
+ * The first two letters of the rows' names, as bits of a hash (a row's
+ * name has two letters at least).
+ */
+#define PAIR_BIT(a, b) ((((a)&31) * 3 + ((b)&31)) & 63)
+#define HANDOFF_ENV(name, form, example) \
+	_Static_assert(sizeof(name) > 2, "a row's name has two letters");
+#include "handoff.def"
+#undef HANDOFF_ENV
+static const uint64_t row_pairs = 0
+#define HANDOFF_ENV(name, form, example) \
+	| (1ull << PAIR_BIT((name)[0], (name)[1]))
+#include "handoff.def"
+#undef HANDOFF_ENV
+	;
+
+CHILD_PATH static bool may_be_row(const char *e)
+{
+	return (row_initials & (1u << (e[0] & 31))) &&
+	       (row_pairs & (1ull << PAIR_BIT(e[0], e[1])));
+}
 
 /* The value of e if it is NAME=value, else NULL. */
 CHILD_PATH static const char *value_of(const char *e, const char *name,
@@ -79,7 +99,7 @@ CHILD_PATH static void env_facts(char *const envp[], struct env_facts *f)
 		initial = 1u << (e[0] & 31);
 		if (!(initial & (FACT_INITIALS | row_initials)))
 			continue;
-		if (initial & row_initials && may_be_row(e))
+		if (may_be_row(e))
 			f->rows = true;
 		switch (e[0]) {
 		case 'L':
@@ -752,28 +772,6 @@ static const struct handoff_env {
 #include "handoff.def"
 #undef HANDOFF_ENV
 };
-
-/*
- * The first two letters of the rows' names, as bits of a hash (a row's
- * name has two letters at least).
- */
-#define PAIR_BIT(a, b) ((((a)&31) * 3 + ((b)&31)) & 63)
-#define HANDOFF_ENV(name, form, example) \
-	_Static_assert(sizeof(name) > 2, "a row's name has two letters");
-#include "handoff.def"
-#undef HANDOFF_ENV
-static const uint64_t row_pairs = 0
-#define HANDOFF_ENV(name, form, example) \
-	| (1ull << PAIR_BIT((name)[0], (name)[1]))
-#include "handoff.def"
-#undef HANDOFF_ENV
-	;
-
-CHILD_PATH static bool may_be_row(const char *e)
-{
-	return (row_initials & (1u << (e[0] & 31))) &&
-	       (row_pairs & (1ull << PAIR_BIT(e[0], e[1])));
-}
 
 /* e's row, if its name is one: "NAME=" whole, or a prefix "NAME_". */
 CHILD_PATH static const struct handoff_env *env_row(const char *e)
