@@ -31,10 +31,9 @@ CHILD_PATH static bool any_marked(unsigned bits)
 
 /*
  * A fork child that execs with a flag the library forced asks whether
- * this image is a shell, and binds the memchr that reads its exec's
- * arguments.  Done once in the parent instead, at the first fork that
- * finds such a flag, both answers are every later child's (a setuid
- * process's children need only the second: one needless read).
+ * this image is a shell, and whether it is a program of the rows that
+ * name fds for children.  Done once in the parent instead, at the first
+ * fork that finds such a flag, the answers are every later child's.
  */
 static _Atomic bool asked_for_children STARTUP_DATA;
 
@@ -44,7 +43,6 @@ static void before_fork(void)
 	    !any_marked(FDT_FORCED))
 		return;
 	handoff_before_fork();
-	peek_bind();
 	atomic_store_explicit(&asked_for_children, true, memory_order_relaxed);
 }
 

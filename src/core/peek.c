@@ -3,7 +3,6 @@
 
 #include <signal.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "export.h"
 #include "peek.h"
@@ -78,20 +77,16 @@ CHILD_PATH static const char *string_end(const char *s, struct peek_seen *seen)
 		if (!page_readable(a, seen))
 			return NULL;
 		left = PEEK_STEP - (a & (PEEK_STEP - 1));
-		if ((nul = memchr((const void *)a, '\0', left)))
-			return nul;
+		/*
+		 * A loop, not libc's memchr: a fork child that called it would
+		 * map its page of libc for the call (export.h, CHILD_PATH),
+		 * and the strings read are one or two a vector.
+		 */
+		for (nul = (const char *)a; nul < (const char *)a + left; nul++)
+			if (!*nul)
+				return nul;
 		a += left;
 	}
-}
-
-void peek_bind(void)
-{
-	static const char nul;
-	const char *volatile at = &nul;
-	volatile size_t n = 1;
-
-	/* Volatile, so that the compiler makes the call it cannot foresee. */
-	__asm__ volatile("" : : "r"(memchr(at, '\0', n)));
 }
 
 CHILD_PATH bool peek_bytes(const void *p, size_t n)

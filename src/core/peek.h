@@ -26,10 +26,4 @@ bool peek_string(const char *s) __attribute__((visibility("hidden")));
 /* A NULL-terminated vector of strings, and each string (true for NULL). */
 bool peek_strings(char *const *v) __attribute__((visibility("hidden")));
 
-/*
- * Call libc's memchr once: the loader binds a lazily bound call at its
- * first use, and a binding made in a parent is every later fork child's.
- */
-void peek_bind(void) __attribute__((visibility("hidden")));
-
 #endif /* CLOEXEC_PEEK_H */
