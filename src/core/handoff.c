@@ -97,7 +97,7 @@ CHILD_PATH static void env_facts(char *const envp[], struct env_facts *f)
 	*f = (struct env_facts){ NULL, NULL, NULL, false, false };
 	for (; envp && (e = *envp); envp++) {
 		initial = 1u << (e[0] & 31);
-		if (!(initial & (FACT_INITIALS | row_initials)))
+		if (__builtin_expect(!(initial & (FACT_INITIALS | row_initials)), 1))
 			continue;
 		if (may_be_row(e))
 			f->rows = true;
@@ -114,7 +114,8 @@ CHILD_PATH static void env_facts(char *const envp[], struct env_facts *f)
 				f->makeflags = v;
 			break;
 		case 'G':
-			f->cgi |= VALUE_OF(e, "GATEWAY_INTERFACE") != NULL;
+			if (VALUE_OF(e, "GATEWAY_INTERFACE"))
+				f->cgi = true;
 			break;
 		}
 	}
@@ -649,6 +650,29 @@ CHILD_PATH static void keep_handoffs(char *const argv[], const char *path,
  * found there already, the number the kernel chose: then no dup2 says
  * so).
  */
+/*
+ * Whether this image is a program of handoff_children, by its name: 1
+ * yes, -1 no, 0 not asked.  The parent asks at its first fork that finds
+ * a flag the library forced (handoff_before_fork), and every child after
+ * has the answer; a child that finds none asks for itself.
+ */
+static _Atomic signed char image_is_parent_row STARTUP_DATA;
+
+CHILD_PATH static bool image_named_in_children(char *const *argv)
+{
+	const char *name;
+	size_t i;
+
+	if (!argv || !argv[0])
+		return false;
+	name = str_file_name(argv[0]);
+	for (i = 0; i < sizeof(handoff_children) / sizeof(*handoff_children);
+	     i++)
+		if (str_eq(name, handoff_children[i].program))
+			return true;
+	return false;
+}
+
 CHILD_PATH static void keep_parent_named(struct handoff_kept *k)
 {
 	char *const *argv = image_argv(), *const *a;
@@ -658,8 +682,15 @@ CHILD_PATH static void keep_parent_named(struct handoff_kept *k)
 	size_t i, len;
 	int fd;
 
-	if (!argv || !argv[0])
+	switch (atomic_load_explicit(&image_is_parent_row,
+				     memory_order_relaxed)) {
+	case 0:
+		if (image_named_in_children(argv))
+			break;
+		/* fall through */
+	case -1:
 		return;
+	}
 	name = str_file_name(argv[0]);
 	for (i = 0; i < sizeof(handoff_children) / sizeof(*handoff_children);
 	     i++) {
@@ -918,6 +949,9 @@ void handoff_before_fork(void)
 {
 	if (load_policy_get()->shell_rule)
 		(void)shell_image(true);
+	atomic_store_explicit(&image_is_parent_row,
+			      image_named_in_children(image_argv()) ? 1 : -1,
+			      memory_order_relaxed);
 }
 
 CHILD_PATH void handoff_choose(char *const argv[], char *const envp[],
