@@ -57,6 +57,7 @@ static const uint32_t row_initials = 0
 #include "handoff.def"
 #undef HANDOFF_ENV
 	;
+#define ENV_INITIALS (FACT_INITIALS | row_initials)
 
 /*
  * The first two letters of the rows' names, as bits of a hash (a row's
@@ -97,7 +98,8 @@ CHILD_PATH static void env_facts(char *const envp[], struct env_facts *f)
 	*f = (struct env_facts){ NULL, NULL, NULL, false, false };
 	for (; envp && (e = *envp); envp++) {
 		initial = 1u << (e[0] & 31);
-		if (__builtin_expect(!(initial & (FACT_INITIALS | row_initials)), 1))
+		/* Most variables are none of these. */
+		if (__builtin_expect(!(initial & ENV_INITIALS), 1))
 			continue;
 		if (may_be_row(e))
 			f->rows = true;
@@ -306,7 +308,8 @@ CHILD_PATH static void keep_jobserver(const struct env_facts *env,
 	while (p) {
 		while (*p == ' ')
 			p++;
-		if (!*p || (p[0] == '-' && p[1] == '-' && (!p[2] || p[2] == ' ')))
+		if (!*p ||
+		    (p[0] == '-' && p[1] == '-' && (!p[2] || p[2] == ' ')))
 			break;
 		if ((v = jobserver_value(p))) {
 			end = v;
@@ -643,14 +646,6 @@ CHILD_PATH static void keep_handoffs(char *const argv[], const char *path,
 }
 
 /*
- * The running program's own arguments, where its row says they name fds
- * for its children (socat's address options fdin=N and fdout=N): an exec
- * or spawn of that image's processes, which socat makes to run the
- * program of such an address, with the fd moved to N beforehand (or
- * found there already, the number the kernel chose: then no dup2 says
- * so).
- */
-/*
  * Whether this image is a program of handoff_children, by its name: 1
  * yes, -1 no, 0 not asked.  The parent asks at its first fork that finds
  * a flag the library forced (handoff_before_fork), and every child after
@@ -673,24 +668,27 @@ CHILD_PATH static bool image_named_in_children(char *const *argv)
 	return false;
 }
 
+/*
+ * The running program's own arguments, where its row says they name fds
+ * for its children (socat's address options fdin=N and fdout=N): an exec
+ * or spawn of that image's processes, which socat makes to run the
+ * program of such an address, with the fd moved to N beforehand (or
+ * found there already, the number the kernel chose: then no dup2 says
+ * so).
+ */
 CHILD_PATH static void keep_parent_named(struct handoff_kept *k)
 {
 	char *const *argv = image_argv(), *const *a;
 	const struct handoff_child *c;
 	const char *p, *end, *name;
 	char what[HANDOFF_WHY_MAX];
+	signed char was;
 	size_t i, len;
 	int fd;
 
-	switch (atomic_load_explicit(&image_is_parent_row,
-				     memory_order_relaxed)) {
-	case 0:
-		if (image_named_in_children(argv))
-			break;
-		/* fall through */
-	case -1:
+	was = atomic_load_explicit(&image_is_parent_row, memory_order_relaxed);
+	if (was < 0 || (!was && !image_named_in_children(argv)))
 		return;
-	}
 	name = str_file_name(argv[0]);
 	for (i = 0; i < sizeof(handoff_children) / sizeof(*handoff_children);
 	     i++) {

@@ -134,7 +134,8 @@ CHILD_PATH bool peek_strings(char *const *v)
 		lo = s < lo ? s : lo;
 		hi = s > hi ? s : hi;
 		w++;
-		if (slot_enters_page(w) && !bytes_readable(w, sizeof(*w), &seen))
+		if (slot_enters_page(w) &&
+		    !bytes_readable(w, sizeof(*w), &seen))
 			return false;
 	}
 	/* No string: no number of pages is fewer than none. */
