@@ -168,6 +168,75 @@ START_TEST(what_is_not_a_name)
 }
 END_TEST
 
+/*
+ * make's jobserver: the last --jobserver-auth=R,W (or -fds) among
+ * MAKEFLAGS' words, up to the word "--", in the first MAKEFLAGS (as
+ * getenv finds it), of a pair of pipes this process was given.
+ */
+START_TEST(make_jobserver)
+{
+	char *none[] = { NULL };
+	const char *js = "make's jobserver (MAKEFLAGS)";
+	const char *pair = fmt("%d:%s;%d:%s;", a, js, b, js);
+	char *kept[][3] = {
+		{ fmt("MAKEFLAGS= -j2 --jobserver-auth=%d,%d", a, b), NULL },
+		{ fmt("MAKEFLAGS=s -j2 --jobserver-fds=%d,%d", a, b), NULL },
+		{ fmt("MAKEFLAGS=--jobserver-auth=%d,%d --", a, b), NULL },
+		{ fmt("MAKEFLAGS= --x --jobserver-auth=%d,%d -- V=1", a, b),
+		  NULL },
+		{ fmt("MAKEFLAGS= -Ia\\\\ --jobserver-auth=%d,%d", a, b), NULL },
+		{ fmt("MAKEFLAGS= --jobserver-fds=9,9 --jobserver-auth=%d,%d",
+		      a, b),
+		  NULL },
+		{ fmt("MAKEFLAGS= --jobserver-auth=%d,%d", a, b), "MAKEFLAGS=",
+		  NULL },
+	};
+	char *not_kept[][3] = {
+		/*
+		 * After "--", the command line's variables: a value, and one
+		 * named --jobserver-auth (`make -- --jobserver-auth=R,W=x`).
+		 */
+		{ fmt("MAKEFLAGS= -j2 -- V=--jobserver-auth=%d,%d", a, b),
+		  NULL },
+		{ fmt("MAKEFLAGS= -j2 -- --jobserver-auth=%d,%d=x", a, b),
+		  NULL },
+		/* Part of another option's word, its space escaped. */
+		{ fmt("MAKEFLAGS= -Ia\\ --jobserver-auth=%d,%d", a, b), NULL },
+		{ fmt("MAKEFLAGS= x--jobserver-auth=%d,%d", a, b), NULL },
+		/* The last one wins, and its W is its own R's. */
+		{ fmt("MAKEFLAGS= --jobserver-auth=%d,%d --jobserver-fds=9,9",
+		      a, b),
+		  NULL },
+		{ fmt("MAKEFLAGS= --jobserver-auth=%d,%d --jobserver-auth=%d",
+		      a, b, a),
+		  NULL },
+		{ fmt("MAKEFLAGS= --jobserver-auth=%d;%d", a, b), NULL },
+		{ fmt("MAKEFLAGS= --jobserver-auth=fifo:/tmp/GMfifo%d", a),
+		  NULL },
+		{ fmt("MAKEFLAGS= --jobserver-other=%d,%d", a, b), NULL },
+		/* The second MAKEFLAGS, which no getenv finds. */
+		{ "MAKEFLAGS=",
+		  fmt("MAKEFLAGS= --jobserver-auth=%d,%d", a, b), NULL },
+		{ fmt("MAKEFLAGSX= --jobserver-auth=%d,%d", a, b), NULL },
+	};
+	size_t i;
+
+	/* A pair this process made is no jobserver it was given. */
+	ck_assert_str_eq(chosen(none, kept[0]), "");
+	fdtable_note_new(a, FDT_INHERITED);
+	fdtable_note_new(b, FDT_INHERITED);
+	for (i = 0; i < sizeof(kept) / sizeof(*kept); i++)
+		ck_assert_msg(!strcmp(chosen(none, kept[i]), pair),
+			      "%s: not kept", kept[i][0]);
+	for (i = 0; i < sizeof(not_kept) / sizeof(*not_kept); i++)
+		ck_assert_msg(!strcmp(chosen(none, not_kept[i]), ""),
+			      "%s %s: kept", not_kept[i][0],
+			      not_kept[i][1] ? not_kept[i][1] : "");
+	fdtable_forget(a);
+	fdtable_forget(b);
+}
+END_TEST
+
 START_TEST(environment_handovers)
 {
 	char *none[] = { NULL };
@@ -454,6 +523,7 @@ int main(void)
 	tcase_add_test(tc, cgi_takes_no_numbers);
 	tcase_add_test(tc, shell_command_text);
 	tcase_add_test(tc, shells_file);
+	tcase_add_test(tc, make_jobserver);
 	tcase_add_test(tc, environment_handovers);
 	tcase_add_test(tc, every_environment_row);
 	tcase_add_test(tc, an_empty_variable_at_a_page_end);
