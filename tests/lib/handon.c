@@ -34,6 +34,8 @@
  *		exec PROGRAM in place
  *	handon rawdrop UID FILE PROGRAM ARG...
  *		the same by syscall(), which tells the library nothing
+ *	handon rawgid UID FILE PROGRAM ARG...
+ *		the same, the group ids alone (the user ids stay)
  *	handon groups FILE PROGRAM ARG...
  *		open FILE, setgroups(0, NULL) (the ids stay), exec in place
  *	handon dropopen UID FILE PROGRAM ARG...
@@ -285,9 +287,10 @@ static int drop(char **argv, int raw)
 		fd = 4096;
 	}
 	/* A copy made before, too: the library's dup is on its fast path. */
-	if (raw >= 3)
+	if (raw == 3 || raw == 4)
 		close(dup(fd));
-	if (raw == 1 ? syscall(SYS_setgroups, 0, NULL) ||
+	if (raw == 5 ? syscall(SYS_setresgid, uid, uid, uid) != 0 :
+	    raw == 1 ? syscall(SYS_setgroups, 0, NULL) ||
 			       syscall(SYS_setresgid, uid, uid, uid) ||
 			       syscall(SYS_setresuid, uid, uid, uid) :
 		       setgroups(0, NULL) || setresgid(uid, uid, uid) ||
@@ -297,7 +300,7 @@ static int drop(char **argv, int raw)
 	}
 	if (raw == 2 && (fd = plain_open(argv[3])) < 0)
 		return 2;
-	if (raw >= 3 && (fd = dup(fd)) < 0)
+	if ((raw == 3 || raw == 4) && (fd = dup(fd)) < 0)
 		return 2;
 	return run(argv + 4, fd);
 }
@@ -373,6 +376,8 @@ int main(int argc, char **argv)
 		return drop(argv, 0);
 	if (argc > 4 && !strcmp(argv[1], "rawdrop"))
 		return drop(argv, 1);
+	if (argc > 4 && !strcmp(argv[1], "rawgid"))
+		return drop(argv, 5);
 	if (argc > 4 && !strcmp(argv[1], "dropopen"))
 		return drop(argv, 2);
 	if (argc > 4 && !strcmp(argv[1], "dropdup"))
