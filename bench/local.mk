@@ -18,7 +18,7 @@ bench_fdinfofloor_SOURCES = bench/fdinfofloor.c
 bench_forkexec_LDFLAGS = -Wl,-z,now
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/run.sh bench/report.awk bench/pipeline.sh bench/scan.sh \
-	bench/loaderfloor.sh
+	bench/loaderfloor.sh bench/recvfloor.sh
 
 bench: bench/fdbench bench/startme bench/execone bench/forkexec \
 	  src/libcloexec.la tests/lib/libempty.la
