@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "config.h"
 
+#include <limits.h>
 #include <sys/stat.h>
 
 #include "creds.h"
@@ -129,19 +130,20 @@ CHILD_PATH static bool is_digit(char c)
 }
 
 /*
- * The number that starts s (-1 if none), and in *end where it stops:
+ * The number that starts s (-1 if none, or past an int's range: no fd,
+ * and not the one it would wrap to), and in *end where it stops:
  * whatever follows is the caller's to judge.
  */
 CHILD_PATH static int parse_fd_prefix(const char *s, const char **end)
 {
-	long n = 0;
+	long long n = 0;
 
 	if (!is_digit(*s))
 		return -1;
-	while (is_digit(*s) && n < 1000000000)
+	while (is_digit(*s) && n <= INT_MAX)
 		n = n * 10 + (*s++ - '0');
 	*end = s;
-	return (int)n;
+	return n > INT_MAX ? -1 : (int)n;
 }
 
 /* A reason, built without stdio: "named as " "--status-fd" " 16". */

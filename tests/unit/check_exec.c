@@ -110,6 +110,26 @@ START_TEST(options_ending_in_fd)
 }
 END_TEST
 
+/* A reason shows at most 30 bytes of the option that named the fd. */
+START_TEST(long_option_names)
+{
+	static const char dashes[] = "--aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	char *none[] = { NULL };
+	int len[] = { 29, 30, 31, 64 };
+	char option[80];
+	size_t i;
+
+	for (i = 0; i < sizeof(len) / sizeof(*len); i++) {
+		/* --aaa...-fd=N, len[i] bytes before the '='. */
+		snprintf(option, sizeof(option), "%.*s-fd", len[i] - 3, dashes);
+		char *argv[] = { "x", fmt("%s=%d", option, a), NULL };
+
+		ck_assert_str_eq(chosen(argv, none),
+				 fmt("%d:named as %.30s=%d;", a, option, a));
+	}
+}
+END_TEST
+
 START_TEST(other_argument_forms)
 {
 	char *argv1[] = { "gpg", fmt("-&%d", a), NULL };
@@ -141,6 +161,9 @@ START_TEST(what_is_not_a_name)
 	char *argv6[] = { "openssl", "-pass", fmt("pass:fd:%d", a), NULL };
 	char *argv7[] = { "gpg", fmt("-%d", a), NULL };
 	char *argv8[] = { "cat", fmt("/dev/fdx/%d", a), NULL };
+	/* A number past an int's range that would wrap to a's. */
+	char *argv9[] = { "x", fmt("--status-fd=%lld", 4294967296LL + a),
+			  NULL };
 	char *none[] = { NULL };
 	char *env1[] = { fmt("COUNT=%d", a), NULL };
 	char *env2[] = { fmt("HAPROXY_PIDS=%d", a), NULL };
@@ -160,6 +183,7 @@ START_TEST(what_is_not_a_name)
 	ck_assert_str_eq(chosen(argv6, none), "");
 	ck_assert_str_eq(chosen(argv7, none), "");
 	ck_assert_str_eq(chosen(argv8, none), "");
+	ck_assert_str_eq(chosen(argv9, none), "");
 	ck_assert_str_eq(chosen(none, env1), "");
 	ck_assert_str_eq(chosen(none, env2), "");
 	ck_assert_str_eq(chosen(none, env3), "");
@@ -517,6 +541,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, options_ending_in_fd);
+	tcase_add_test(tc, long_option_names);
 	tcase_add_test(tc, other_argument_forms);
 	tcase_add_test(tc, what_is_not_a_name);
 	tcase_add_test(tc, handoff_rows);
