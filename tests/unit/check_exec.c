@@ -508,6 +508,7 @@ END_TEST
 START_TEST(shells_file)
 {
 	char dir[] = "/tmp/cloexec-shells.XXXXXX", tmux[64], mysh[64];
+	char other[64];
 	char list[256];
 	struct stat st;
 	int fd;
@@ -528,8 +529,26 @@ START_TEST(shells_file)
 	ck_assert(shell_listed(list, &st));
 	snprintf(list, sizeof(list), "%s\n", "/bin/sh");
 	ck_assert(!shell_listed(list, &st));
+	/* Blanks and a CR after the path; no newline after the last. */
+	snprintf(list, sizeof(list), "/bin/sh\n%s\t \r\n", tmux);
+	ck_assert(shell_listed(list, &st));
+	snprintf(list, sizeof(list), "/bin/sh\n%s", tmux);
+	ck_assert(shell_listed(list, &st));
+	/*
+	 * Another file on the same device; a path that is not absolute,
+	 * though from here it would name the shell.
+	 */
+	snprintf(other, sizeof(other), "%s/other", dir);
+	fd = open(other, O_WRONLY | O_CREAT | O_CLOEXEC, 0700);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(list, sizeof(list), "%s\ntmux\n", other);
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert(!shell_listed(list, &st));
+	ck_assert_int_eq(chdir("/"), 0);
 	unlink(tmux);
 	unlink(mysh);
+	unlink(other);
 	rmdir(dir);
 }
 END_TEST
