@@ -383,6 +383,61 @@ START_TEST(scope_process_keeps_the_other_preloads)
 END_TEST
 
 /*
+ * The children's LD_PRELOAD, for this process's LD_PRELOAD set to
+ * BEFORE, the library's own entry, AFTER: the other entries, joined by
+ * ':', or NULL if it has none.
+ */
+static const char *children_preload(const char *before, const char *after)
+{
+	static char env[1 << 16], preload[8192], got[8192];
+	const char *now = getenv("LD_PRELOAD"), *p;
+	size_t len;
+
+	ck_assert_ptr_nonnull(now);
+	ck_assert_uint_lt(strlen(before) + strlen(now) + strlen(after),
+			  sizeof(preload));
+	strcpy(preload, before);
+	strcat(preload, now);
+	strcat(preload, after);
+	ck_assert_int_eq(setenv("LD_PRELOAD", preload, 1), 0);
+	child_env(NULL, env, sizeof(env));
+	ck_assert_int_eq(setenv("LD_PRELOAD", now, 1), 0);
+	if (!(p = strstr(env, "\nLD_PRELOAD=")))
+		return NULL;
+	p += strlen("\nLD_PRELOAD=");
+	len = strcspn(p, "\n");
+	ck_assert_uint_lt(len, sizeof(got));
+	memcpy(got, p, len);
+	got[len] = '\0';
+	return got;
+}
+
+/*
+ * Entries are separated by ':' and blanks, empty ones skipped; an entry
+ * is the library's by its file name's start (libcloexec.so, .so.0),
+ * not by containing it; one that would not fit the copy is left out.
+ * (mylibcloexec.so is no file: the children's loader says so, and runs
+ * on.)
+ */
+START_TEST(scope_process_reads_preload_lists_as_the_loader_does)
+{
+	static char longer[8192];
+	const char *got;
+
+	if (skip())
+		return;
+	got = children_preload("::", " :libc.so.6:: mylibcloexec.so ");
+	ck_assert_str_eq(got ? got : "(none)", "libc.so.6:mylibcloexec.so");
+	got = children_preload("", ":/usr/lib/libcloexec.so.0 libcloexec.so");
+	ck_assert_msg(!got, "the children's LD_PRELOAD: %s", got);
+	memset(longer, 'x', 5000);
+	strcpy(longer + 5000, ".so:");
+	got = children_preload(longer, ":libc.so.6");
+	ck_assert_str_eq(got ? got : "(none)", "libc.so.6");
+}
+END_TEST
+
+/*
  * An exec given its own environment, without the policy's variable:
  * nothing is dropped from it, and the child gets it whole, with room for
  * each entry and the NULL (an environment of 1 to 4 entries, each size).
@@ -769,6 +824,8 @@ static Suite *policy_suite(void)
 	tl_add_env(s, scope_process_keeps_the_other_preloads, 1,
 		   "CLOEXEC_POLICY=scope=process");
 	tl_add_env(s, scope_process_takes_an_exec_of_its_own_environment, 1,
+		   "CLOEXEC_POLICY=scope=process");
+	tl_add_env(s, scope_process_reads_preload_lists_as_the_loader_does, 1,
 		   "CLOEXEC_POLICY=scope=process");
 	tl_add(s, scope_tree_by_default);
 	tl_add(s, listen_fds_reach_the_server);
