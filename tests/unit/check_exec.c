@@ -149,6 +149,38 @@ START_TEST(other_argument_forms)
 }
 END_TEST
 
+/* The edges of the argument forms: case, what follows, what is missing. */
+START_TEST(argument_edges)
+{
+	char *none[] = { NULL };
+	char *upper[] = { "openssl", "-pass", fmt("FD:%d", a), NULL };
+	char *fds[] = { "x", "--pass-fds", fmt("%d,%d", a, b), NULL };
+	char *short_fd[] = { "x", "-FD", fmt("%d", a), NULL };
+	char *not_names[][4] = {
+		{ "openssl", "-pass", fmt("fd:%dx", a), NULL },
+		{ "gpg", fmt("-&%dx", a), NULL },
+		{ "x", fmt("%d", a), "--status-fd", NULL },
+		{ "x", "-d", fmt("%d", a), NULL },
+		{ "x", "--pass-fds", fmt("%d,%d,", a, b), NULL },
+		{ "x", "--pass-fds", fmt("%d,,%d", a, b), NULL },
+		{ "x", fmt("--pass-fds=%d,%dx", a, b), NULL },
+	};
+	size_t i;
+
+	ck_assert_str_eq(chosen(upper, none), fmt("%d:named as fd:%d;", a, a));
+	ck_assert_str_eq(chosen(fds, none),
+			 fmt("%d:named as --pass-fds %d;%d:named as --pass-fds %d;",
+			     a, a, b, b));
+	ck_assert_str_eq(chosen(short_fd, none),
+			 fmt("%d:named as -FD %d;", a, a));
+	for (i = 0; i < sizeof(not_names) / sizeof(*not_names); i++)
+		ck_assert_msg(!strcmp(chosen(not_names[i], none), ""),
+			      "%s %s %s: chosen", not_names[i][0],
+			      not_names[i][1],
+			      not_names[i][2] ? not_names[i][2] : "");
+}
+END_TEST
+
 START_TEST(what_is_not_a_name)
 {
 	/* A value that is not a number, an option not ending in fd. */
@@ -561,6 +593,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, options_ending_in_fd);
 	tcase_add_test(tc, long_option_names);
+	tcase_add_test(tc, argument_edges);
 	tcase_add_test(tc, other_argument_forms);
 	tcase_add_test(tc, what_is_not_a_name);
 	tcase_add_test(tc, handoff_rows);
