@@ -430,6 +430,39 @@ START_TEST(nothing_forced_nothing_read)
 END_TEST
 
 /* The rows of handoff.def hold for their program alone. */
+/* socat's address: N or FD:N, alone or on either side of "!!". */
+START_TEST(socat_addresses)
+{
+	char *none[] = { NULL };
+	struct {
+		char *address;
+		const char *chosen;
+	} cases[] = {
+		{ fmt("FD:%d!!fd:%d", a, b),
+		  fmt("%d:named as FD: %d;%d:named as fd: %d;", a, a, b, b) },
+		{ fmt("%d!!%d", a, b),
+		  fmt("%d:named as the address %d;%d:named as the address %d;",
+		      a, a, b, b) },
+		{ fmt("SYSTEM:x!!%d", b), fmt("%d:named as the address %d;", b, b) },
+		{ fmt("FD:%d,nonblock!!-", a), fmt("%d:named as FD: %d;", a, a) },
+		{ fmt("FD:%dx", a), "" },
+		{ fmt("%d,nonblock", a), "" },
+		{ fmt("%d!%d", a, b), "" },
+		{ fmt("FD:%d!%d", a, b), "" },
+		{ fmt("SYSTEM:x!y%d", b), "" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *argv[] = { "socat", cases[i].address, "-", NULL };
+
+		ck_assert_msg(!strcmp(chosen(argv, none), cases[i].chosen),
+			      "socat %s -: %s, not %s", cases[i].address,
+			      chosen(argv, none), cases[i].chosen);
+	}
+}
+END_TEST
+
 START_TEST(handoff_rows)
 {
 	char *none[] = { NULL };
@@ -596,6 +629,7 @@ int main(void)
 	tcase_add_test(tc, argument_edges);
 	tcase_add_test(tc, other_argument_forms);
 	tcase_add_test(tc, what_is_not_a_name);
+	tcase_add_test(tc, socat_addresses);
 	tcase_add_test(tc, handoff_rows);
 	tcase_add_test(tc, cgi_takes_no_numbers);
 	tcase_add_test(tc, shell_command_text);
