@@ -565,6 +565,41 @@ START_TEST(shell_command_text)
 }
 END_TEST
 
+/* rc's >[M=N] and <[M=N] whole, and -c after other options, only. */
+START_TEST(shell_text_edges)
+{
+	char *none[] = { NULL };
+	char *rc_in[] = { "sh", "-c", fmt("cat <[0=%d]", a), NULL };
+	char *later_c[] = { "sh", "-e", "-x", "-c", fmt("cat >&%d", a), NULL };
+	char *not_rc[][4] = {
+		{ "sh", "-c", fmt("cat >[=%d]", a), NULL },
+		{ "sh", "-c", fmt("cat x[1=%d]", a), NULL },
+		{ "sh", "-c", fmt("[1=%d]", a), NULL },
+		{ "sh", "-c", fmt("cat >[1=%d", a), NULL },
+		{ "sh", "-c", "cat >[1=2]", NULL },
+		{ "sh", "-c", fmt("cat =%d", a), NULL },
+		{ "sh", "-c", fmt("cat >>1=%d]", a), NULL },
+	};
+	char *not_text[][5] = {
+		{ "sh", "-c", NULL },
+		{ "sh", "-", fmt("cat >&%d", a), NULL },
+	};
+	size_t i;
+
+	ck_assert_str_eq(chosen_for("/bin/sh", rc_in, none),
+			 fmt("%d:named in the shell's command 0=%d;", a, a));
+	ck_assert_str_eq(chosen_for("/bin/sh", later_c, none),
+			 fmt("%d:named in the shell's command >&%d;", a, a));
+	for (i = 0; i < sizeof(not_rc) / sizeof(*not_rc); i++)
+		ck_assert_msg(!strcmp(chosen_for("/bin/sh", not_rc[i], none), ""),
+			      "sh -c '%s': chosen", not_rc[i][2]);
+	for (i = 0; i < sizeof(not_text) / sizeof(*not_text); i++)
+		ck_assert_msg(!strcmp(chosen_for("/bin/sh", not_text[i], none),
+				      ""),
+			      "sh %s ...: chosen", not_text[i][1]);
+}
+END_TEST
+
 /*
  * /etc/shells names a file by any name (rc.byron, tmux): each entry that
  * is the file's makes it listed; what is not a shell is told by what it
@@ -633,6 +668,7 @@ int main(void)
 	tcase_add_test(tc, handoff_rows);
 	tcase_add_test(tc, cgi_takes_no_numbers);
 	tcase_add_test(tc, shell_command_text);
+	tcase_add_test(tc, shell_text_edges);
 	tcase_add_test(tc, shells_file);
 	tcase_add_test(tc, make_jobserver);
 	tcase_add_test(tc, environment_handovers);
