@@ -53,7 +53,7 @@ static void teardown(void)
 /* "fd:reason;" for each fd chosen, in order, for a spawn of path. */
 static const char *chosen_for(const char *path, char **argv, char **envp)
 {
-	static char out[1024];
+	static char out[HANDOFF_KEPT_MAX * (12 + HANDOFF_WHY_MAX)];
 	struct handoff_kept k;
 	size_t len = 0;
 	unsigned i;
@@ -63,6 +63,7 @@ static const char *chosen_for(const char *path, char **argv, char **envp)
 	for (i = 0; i < k.n; i++)
 		len += snprintf(out + len, sizeof(out) - len, "%d:%s;",
 				k.fd[i].fd, k.fd[i].reason);
+	ck_assert_uint_lt(len, sizeof(out));
 	exec_undo(&k);
 	return out;
 }
@@ -178,6 +179,33 @@ START_TEST(argument_edges)
 			      "%s %s %s: chosen", not_names[i][0],
 			      not_names[i][1],
 			      not_names[i][2] ? not_names[i][2] : "");
+}
+END_TEST
+
+/* At most HANDOFF_KEPT_MAX fds are kept, the first named. */
+START_TEST(kept_fds_are_bounded)
+{
+	enum { N = HANDOFF_KEPT_MAX + 2 };
+	char *none[] = { NULL };
+	char list[N * 8], *argv[] = { "x", "--pass-fds", list, NULL };
+	const char *got, *p;
+	int fds[N], i, n;
+	size_t len = 0;
+
+	for (i = 0; i < N; i++) {
+		fds[i] = fcntl(a, F_DUPFD, 100 + i);
+		ck_assert_int_eq(fds[i], 100 + i);
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d",
+					i ? "," : "", fds[i]);
+	}
+	got = chosen(argv, none);
+	for (n = 0, p = got; (p = strchr(p, ';')); p++)
+		n++;
+	ck_assert_int_eq(n, HANDOFF_KEPT_MAX);
+	ck_assert(!strncmp(got, "100:", 4));
+	ck_assert_ptr_null(strstr(got, fmt("%d:", 100 + HANDOFF_KEPT_MAX)));
+	for (i = 0; i < N; i++)
+		close(fds[i]);
 }
 END_TEST
 
@@ -662,6 +690,7 @@ int main(void)
 	tcase_add_test(tc, options_ending_in_fd);
 	tcase_add_test(tc, long_option_names);
 	tcase_add_test(tc, argument_edges);
+	tcase_add_test(tc, kept_fds_are_bounded);
 	tcase_add_test(tc, other_argument_forms);
 	tcase_add_test(tc, what_is_not_a_name);
 	tcase_add_test(tc, socat_addresses);
