@@ -221,9 +221,12 @@ START_TEST(what_is_not_a_name)
 	char *argv6[] = { "openssl", "-pass", fmt("pass:fd:%d", a), NULL };
 	char *argv7[] = { "gpg", fmt("-%d", a), NULL };
 	char *argv8[] = { "cat", fmt("/dev/fdx/%d", a), NULL };
-	/* A number past an int's range that would wrap to a's. */
+	/* Numbers past an int's range, and a long's, that would wrap to a. */
 	char *argv9[] = { "x", fmt("--status-fd=%lld", 4294967296LL + a),
 			  NULL };
+	char *argv10[] = { "x", fmt("--status-fd=1844674407370955%d",
+				    1616 + a),
+			   NULL };
 	char *none[] = { NULL };
 	char *env1[] = { fmt("COUNT=%d", a), NULL };
 	char *env2[] = { fmt("HAPROXY_PIDS=%d", a), NULL };
@@ -244,6 +247,7 @@ START_TEST(what_is_not_a_name)
 	ck_assert_str_eq(chosen(argv7, none), "");
 	ck_assert_str_eq(chosen(argv8, none), "");
 	ck_assert_str_eq(chosen(argv9, none), "");
+	ck_assert_str_eq(chosen(argv10, none), "");
 	ck_assert_str_eq(chosen(none, env1), "");
 	ck_assert_str_eq(chosen(none, env2), "");
 	ck_assert_str_eq(chosen(none, env3), "");
@@ -303,8 +307,16 @@ START_TEST(make_jobserver)
 		  fmt("MAKEFLAGS= --jobserver-auth=%d,%d", a, b), NULL },
 		{ fmt("MAKEFLAGSX= --jobserver-auth=%d,%d", a, b), NULL },
 	};
+	/*
+	 * A last backslash escapes nothing: the word ends with the string,
+	 * and what lies past its NUL (here an option) is not read.
+	 */
+	static char past_nul[64];
+	char *trailing[] = { past_nul, NULL };
 	size_t i;
 
+	snprintf(past_nul, sizeof(past_nul),
+		 "MAKEFLAGS= -Ia\\%c --jobserver-auth=%d,%d", '\0', a, b);
 	/* A pair this process made is no jobserver it was given. */
 	ck_assert_str_eq(chosen(none, kept[0]), "");
 	fdtable_note_new(a, FDT_INHERITED);
@@ -312,6 +324,7 @@ START_TEST(make_jobserver)
 	for (i = 0; i < sizeof(kept) / sizeof(*kept); i++)
 		ck_assert_msg(!strcmp(chosen(none, kept[i]), pair),
 			      "%s: not kept", kept[i][0]);
+	ck_assert_str_eq(chosen(none, trailing), "");
 	for (i = 0; i < sizeof(not_kept) / sizeof(*not_kept); i++)
 		ck_assert_msg(!strcmp(chosen(none, not_kept[i]), ""),
 			      "%s %s: kept", not_kept[i][0],
