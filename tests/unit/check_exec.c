@@ -165,6 +165,8 @@ START_TEST(argument_edges)
 		{ "x", "--pass-fds", fmt("%d,%d,", a, b), NULL },
 		{ "x", "--pass-fds", fmt("%d,,%d", a, b), NULL },
 		{ "x", fmt("--pass-fds=%d,%dx", a, b), NULL },
+		/* A number no fd can be, in a list: no list of fds. */
+		{ "x", fmt("--pass-fds=%lld,%d", 4294967296LL, a), NULL },
 	};
 	size_t i;
 
