@@ -304,6 +304,9 @@ START_TEST(make_jobserver)
 		{ fmt("MAKEFLAGS= --jobserver-auth=fifo:/tmp/GMfifo%d", a),
 		  NULL },
 		{ fmt("MAKEFLAGS= --jobserver-other=%d,%d", a, b), NULL },
+		{ fmt("MAKEFLAGS= --jobserverXauth=%d,%d", a, b), NULL },
+		{ fmt("MAKEFLAGS= --jobserver-authX%d,%d", a, b), NULL },
+		{ fmt("MAKEFLAGS= --jobserver-fdsX%d,%d", a, b), NULL },
 		/* The second MAKEFLAGS, which no getenv finds. */
 		{ "MAKEFLAGS=",
 		  fmt("MAKEFLAGS= --jobserver-auth=%d,%d", a, b), NULL },
