@@ -114,7 +114,6 @@ END_TEST
 /* A reason shows at most 30 bytes of the option that named the fd. */
 START_TEST(long_option_names)
 {
-	static const char dashes[] = "--aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 	char *none[] = { NULL };
 	int len[] = { 29, 30, 31, 64 };
 	char option[80];
@@ -122,7 +121,9 @@ START_TEST(long_option_names)
 
 	for (i = 0; i < sizeof(len) / sizeof(*len); i++) {
 		/* --aaa...-fd=N, len[i] bytes before the '='. */
-		snprintf(option, sizeof(option), "%.*s-fd", len[i] - 3, dashes);
+		memset(option, 'a', sizeof(option));
+		memcpy(option, "--", 2);
+		memcpy(option + len[i] - 3, "-fd", 4);
 		char *argv[] = { "x", fmt("%s=%d", option, a), NULL };
 
 		ck_assert_str_eq(chosen(argv, none),
@@ -171,9 +172,10 @@ START_TEST(argument_edges)
 	size_t i;
 
 	ck_assert_str_eq(chosen(upper, none), fmt("%d:named as fd:%d;", a, a));
-	ck_assert_str_eq(chosen(fds, none),
-			 fmt("%d:named as --pass-fds %d;%d:named as --pass-fds %d;",
-			     a, a, b, b));
+	ck_assert_str_eq(
+		chosen(fds, none),
+		fmt("%d:named as --pass-fds %d;%d:named as --pass-fds %d;", a,
+		    a, b, b));
 	ck_assert_str_eq(chosen(short_fd, none),
 			 fmt("%d:named as -FD %d;", a, a));
 	for (i = 0; i < sizeof(not_names) / sizeof(*not_names); i++)
@@ -226,8 +228,7 @@ START_TEST(what_is_not_a_name)
 	/* Numbers past an int's range, and a long's, that would wrap to a. */
 	char *argv9[] = { "x", fmt("--status-fd=%lld", 4294967296LL + a),
 			  NULL };
-	char *argv10[] = { "x", fmt("--status-fd=1844674407370955%d",
-				    1616 + a),
+	char *argv10[] = { "x", fmt("--status-fd=1844674407370955%d", 1616 + a),
 			   NULL };
 	char *none[] = { NULL };
 	char *env1[] = { fmt("COUNT=%d", a), NULL };
@@ -274,12 +275,13 @@ START_TEST(make_jobserver)
 		{ fmt("MAKEFLAGS=--jobserver-auth=%d,%d --", a, b), NULL },
 		{ fmt("MAKEFLAGS= --x --jobserver-auth=%d,%d -- V=1", a, b),
 		  NULL },
-		{ fmt("MAKEFLAGS= -Ia\\\\ --jobserver-auth=%d,%d", a, b), NULL },
+		{ fmt("MAKEFLAGS= -Ia\\\\ --jobserver-auth=%d,%d", a, b),
+		  NULL },
 		{ fmt("MAKEFLAGS= --jobserver-fds=9,9 --jobserver-auth=%d,%d",
 		      a, b),
 		  NULL },
-		{ fmt("MAKEFLAGS= --jobserver-auth=%d,%d", a, b), "MAKEFLAGS=",
-		  NULL },
+		{ fmt("MAKEFLAGS= --jobserver-auth=%d,%d", a, b),
+		  "MAKEFLAGS=", NULL },
 	};
 	char *not_kept[][3] = {
 		/*
@@ -308,8 +310,8 @@ START_TEST(make_jobserver)
 		{ fmt("MAKEFLAGS= --jobserver-authX%d,%d", a, b), NULL },
 		{ fmt("MAKEFLAGS= --jobserver-fdsX%d,%d", a, b), NULL },
 		/* The second MAKEFLAGS, which no getenv finds. */
-		{ "MAKEFLAGS=",
-		  fmt("MAKEFLAGS= --jobserver-auth=%d,%d", a, b), NULL },
+		{ "MAKEFLAGS=", fmt("MAKEFLAGS= --jobserver-auth=%d,%d", a, b),
+		  NULL },
 		{ fmt("MAKEFLAGSX= --jobserver-auth=%d,%d", a, b), NULL },
 	};
 	/*
@@ -489,8 +491,10 @@ START_TEST(socat_addresses)
 		{ fmt("%d!!%d", a, b),
 		  fmt("%d:named as the address %d;%d:named as the address %d;",
 		      a, a, b, b) },
-		{ fmt("SYSTEM:x!!%d", b), fmt("%d:named as the address %d;", b, b) },
-		{ fmt("FD:%d,nonblock!!-", a), fmt("%d:named as FD: %d;", a, a) },
+		{ fmt("SYSTEM:x!!%d", b),
+		  fmt("%d:named as the address %d;", b, b) },
+		{ fmt("FD:%d,nonblock!!-", a),
+		  fmt("%d:named as FD: %d;", a, a) },
 		{ fmt("FD:%dx", a), "" },
 		{ fmt("%d,nonblock", a), "" },
 		{ fmt("%d!%d", a, b), "" },
@@ -637,12 +641,13 @@ START_TEST(shell_text_edges)
 	ck_assert_str_eq(chosen_for("/bin/sh", later_c, none),
 			 fmt("%d:named in the shell's command >&%d;", a, a));
 	for (i = 0; i < sizeof(not_rc) / sizeof(*not_rc); i++)
-		ck_assert_msg(!strcmp(chosen_for("/bin/sh", not_rc[i], none), ""),
-			      "sh -c '%s': chosen", not_rc[i][2]);
+		ck_assert_msg(
+			!strcmp(chosen_for("/bin/sh", not_rc[i], none), ""),
+			"sh -c '%s': chosen", not_rc[i][2]);
 	for (i = 0; i < sizeof(not_text) / sizeof(*not_text); i++)
-		ck_assert_msg(!strcmp(chosen_for("/bin/sh", not_text[i], none),
-				      ""),
-			      "sh %s ...: chosen", not_text[i][1]);
+		ck_assert_msg(
+			!strcmp(chosen_for("/bin/sh", not_text[i], none), ""),
+			"sh %s ...: chosen", not_text[i][1]);
 }
 END_TEST
 
