@@ -132,19 +132,19 @@ static int wait_fd(int fd, int flags, const void *hdr, size_t size,
  * MSG_WAITALL may have to wait inside the call: it waits for the first
  * byte before the lock, and takes its chance with the rest.
  */
-WRAPPER_HELPER ssize_t recvmsg_with(const char *call,
-				    ssize_t (*real)(int, struct msghdr *, int),
-				    int fd, struct msghdr *msg, int flags)
+static __attribute__((noinline)) ssize_t
+recvmsg_with(const char *call, ssize_t (*real)(int, struct msghdr *, int),
+	     int fd, struct msghdr *msg, int flags, void *caller)
 {
 	bool retry = !(flags & (MSG_DONTWAIT | MSG_WAITALL));
 	struct fdreq rq;
 	ssize_t ret;
 
-	if (fdreq_try_begin_as(&rq, &spec_msg, flags,
-			       retry ? -1
-				     : wait_fd(fd, flags, msg, sizeof(*msg),
-					       NULL),
-			       call) == FDREQ_FAILED)
+	if (fdreq_try_begin_for(&rq, &spec_msg, flags,
+				retry ? -1
+				      : wait_fd(fd, flags, msg, sizeof(*msg),
+						NULL),
+				call, caller) == FDREQ_FAILED)
 		return -1;
 	if (rq.path == FDREQ_FALLBACK && retry) {
 		do
@@ -196,31 +196,86 @@ WRAPPER_HELPER int recvmmsg_with(const char *call,
 }
 
 /*
+ * The fast path's note of each fd a message carries, one store each, in
+ * the walk mark_message makes: false at an fd that needs more, for
+ * mark_message to note them all.  The walk ends where the kernel's
+ * messages end (the last one's aligned length reaches msg_controllen).
+ */
+static inline __attribute__((always_inline)) bool
+note_message_fast(const struct msghdr *msg)
+{
+	const unsigned char *p = msg->msg_control, *fds, *next;
+	size_t left = p ? msg->msg_controllen : 0, len;
+	const struct cmsghdr *c;
+	int fd;
+
+	while (left >= sizeof(*c)) {
+		c = (const struct cmsghdr *)p;
+		len = c->cmsg_len;
+		if (len < sizeof(*c) || len > left)
+			break;
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+			for (fds = CMSG_DATA(c), next = p + len;
+			     fds + sizeof(int) <= next; fds += sizeof(int)) {
+				memcpy(&fd, fds, sizeof(fd));
+				if (!fdreq_fast_note(fd, FDT_FORCED_MARK))
+					return false;
+			}
+		len = CMSG_ALIGN(len);
+		if (len >= left)
+			break;
+		p += len;
+		left -= len;
+	}
+	return true;
+}
+
+/* Out of line: the fast path then keeps no walk's state across a call. */
+static __attribute__((noinline, cold)) void note_message(struct msghdr *msg)
+{
+	mark_message(NULL, msg);
+}
+
+/*
+ * A socket that refuses the flag (AF_PACKET's EINVAL) is asked again as
+ * the caller asked.
+ */
+static __attribute__((noinline, cold)) ssize_t
+recvmsg_refused(ssize_t (*real)(int, struct msghdr *, int), int fd,
+		struct msghdr *msg, int flags, ssize_t ret)
+{
+	if (msg_flag_refused(ret, flags, fdreq_fast_flags(&spec_msg, flags)))
+		return real(fd, msg, flags);
+	return ret;
+}
+
+/*
  * The fast path (fdreq.h): the flagged call; then, as recvmsg_with does
  * natively, the flag the caller did not pass hidden again, and each fd
- * received noted.  A socket that refuses the flag (AF_PACKET's EINVAL) is
- * asked again as the caller asked.
+ * received noted.  The general body is apart: it needs a frame.
  */
 static inline __attribute__((always_inline)) ssize_t
-recvmsg_fast(ssize_t (*real)(int, struct msghdr *, int), int fd,
+recvmsg_fast(ssize_t (*ready)(int, struct msghdr *, int), int fd,
 	     struct msghdr *msg, int flags)
 {
-	int with = fdreq_fast_flags(&spec_msg, flags);
-	ssize_t ret = real(fd, msg, with);
+	ssize_t ret = ready(fd, msg, fdreq_fast_flags(&spec_msg, flags));
 
-	if (ret < 0)
-		return msg_flag_refused(ret, flags, with) ? real(fd, msg, flags) :
-							    ret;
+	if (__builtin_expect(ret < 0, 0))
+		return recvmsg_refused(ready, fd, msg, flags, ret);
 	msg->msg_flags &= ~MSG_CMSG_CLOEXEC;
-	mark_message(NULL, msg);
+	if (__builtin_expect(!note_message_fast(msg), 0))
+		note_message(msg);
 	return ret;
 }
 
 CLOEXEC_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
-	if (fdreq_fast(&spec_msg, flags))
-		return recvmsg_fast(REAL(recvmsg), fd, msg, flags);
-	return recvmsg_with(__func__, REAL(recvmsg), fd, msg, flags);
+	ssize_t (*ready)(int, struct msghdr *, int) = REAL_READY(recvmsg);
+
+	if (ready && fdreq_fast(&spec_msg, flags))
+		return recvmsg_fast(ready, fd, msg, flags);
+	return recvmsg_with(__func__, REAL(recvmsg), fd, msg, flags,
+			    __builtin_return_address(0));
 }
 
 CLOEXEC_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned vlen,
@@ -234,9 +289,12 @@ CLOEXEC_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned vlen,
 /* recvmsg under _TIME_BITS=64 on 32-bit glibc. */
 CLOEXEC_EXPORT ssize_t __recvmsg64(int fd, struct msghdr *msg, int flags)
 {
-	if (fdreq_fast(&spec_msg, flags))
-		return recvmsg_fast(REAL(__recvmsg64), fd, msg, flags);
-	return recvmsg_with(__func__, REAL(__recvmsg64), fd, msg, flags);
+	ssize_t (*ready)(int, struct msghdr *, int) = REAL_READY(__recvmsg64);
+
+	if (ready && fdreq_fast(&spec_msg, flags))
+		return recvmsg_fast(ready, fd, msg, flags);
+	return recvmsg_with(__func__, REAL(__recvmsg64), fd, msg, flags,
+			    __builtin_return_address(0));
 }
 #endif
 
