@@ -131,13 +131,15 @@ CHILD_PATH static bool is_digit(char c)
 
 /*
  * The number that starts s (-1 if none, or past an int's range: no fd,
- * and not the one it would wrap to), and in *end where it stops:
- * whatever follows is the caller's to judge.
+ * and not the one it would wrap to), and in *end where it stops, s
+ * itself where no digit starts it: whatever follows is the caller's to
+ * judge.
  */
 CHILD_PATH static int parse_fd_prefix(const char *s, const char **end)
 {
 	long long n = 0;
 
+	*end = s;
 	if (!is_digit(*s))
 		return -1;
 	while (is_digit(*s) && n <= INT_MAX)
@@ -314,7 +316,6 @@ CHILD_PATH static void keep_jobserver(const struct env_facts *env,
 		    (p[0] == '-' && p[1] == '-' && (!p[2] || p[2] == ' ')))
 			break;
 		if ((v = jobserver_value(p))) {
-			end = v;
 			r = parse_fd_prefix(v, &end);
 			/* W is its own R's: without ",W" this one has none. */
 			w = parse_fd_prefix(*end == ',' ? end + 1 : "", &end);
