@@ -99,7 +99,7 @@ CHILD_PATH static void env_facts(char *const envp[], struct env_facts *f)
 	*f = (struct env_facts){ NULL, NULL, NULL, false, false };
 	for (; envp && (e = *envp); envp++) {
 		initial = 1u << (e[0] & 31);
-		/* Most variables are none of these. */
+		/* Most variables start as no fact and no row does. */
 		if (__builtin_expect(!(initial & ENV_INITIALS), 1))
 			continue;
 		if (may_be_row(e))
