@@ -29,6 +29,10 @@
 
 #define LOG "/tmp/cloexec-it-policy.log"
 
+#ifndef SO_RCVMARK
+#define SO_RCVMARK 75 /* Linux 5.19 */
+#endif
+
 static bool skip(void)
 {
 	return !tl_preloaded();
@@ -809,6 +813,74 @@ START_TEST(sweep_spares_what_a_rule_keeps)
 }
 END_TEST
 
+/*
+ * A control message's numbers that are no fds stay no fds.  With
+ * SO_RCVMARK each datagram comes with SOL_SOCKET's SO_MARK, four bytes
+ * the sender chose: here the number of an fd whose close-on-exec flag is
+ * the program's own.  Taken for a received fd, the flag would be the
+ * library's, which an argument naming the fd takes off.  Twice: on the
+ * old kernel the general path, natively the fast path's walk.  (A mark
+ * needs CAP_NET_ADMIN, and SO_RCVMARK Linux 5.19: without, nothing to
+ * try.)
+ */
+START_TEST(a_mark_received_is_no_fd)
+{
+	const char *fdreport = getenv("FDREPORT");
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	union {
+		struct cmsghdr hdr;
+		char buf[64];
+	} c;
+	char number[16], got[4096], byte;
+	struct iovec iov = { &byte, 1 };
+	struct msghdr m;
+	int r, s, fd, mark, one = 1, i;
+
+	if (skip())
+		return;
+	ck_assert_ptr_nonnull(fdreport);
+	r = socket(AF_INET, SOCK_DGRAM, 0);
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	fd = open("/dev/zero", O_RDONLY);
+	ck_assert_int_ge(fd, 3);
+	ck_assert_int_eq(fcntl(fd, F_SETFD, FD_CLOEXEC), 0);
+	if (setsockopt(r, SOL_SOCKET, SO_RCVMARK, &one, sizeof(one)) ||
+	    setsockopt(s, SOL_SOCKET, SO_MARK, &fd, sizeof(fd))) {
+		fprintf(stderr, "a_mark_received_is_no_fd: no mark: %s\n",
+			strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(bind(r, (struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert_int_eq(getsockname(r, (struct sockaddr *)&a, &len), 0);
+	snprintf(number, sizeof(number), "%d", fd);
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(sendto(s, "x", 1, 0, (struct sockaddr *)&a,
+					sizeof(a)),
+				 1);
+		m = (struct msghdr){ .msg_iov = &iov,
+				     .msg_iovlen = 1,
+				     .msg_control = c.buf,
+				     .msg_controllen = sizeof(c.buf) };
+		ck_assert_int_eq(recvmsg(r, &m, 0), 1);
+		ck_assert_ptr_nonnull(CMSG_FIRSTHDR(&m));
+		ck_assert_int_eq(CMSG_FIRSTHDR(&m)->cmsg_type, SO_MARK);
+		memcpy(&mark, CMSG_DATA(CMSG_FIRSTHDR(&m)), sizeof(mark));
+		ck_assert_int_eq(mark, fd);
+		ck_assert(tl_cloexec(fd));
+		ck_assert_int_eq(output_of(fdreport, "--status-fd", number,
+					   false, got, sizeof(got)),
+				 0);
+		ck_assert_msg(!lists_fd(got, fd),
+			      "recvmsg %d: SO_MARK %d taken for an fd", i, fd);
+	}
+	close(fd);
+	close(r);
+	close(s);
+}
+END_TEST
+
 static Suite *policy_suite(void)
 {
 	Suite *s = suite_create("policy");
@@ -841,6 +913,7 @@ static Suite *policy_suite(void)
 	tl_add(s, listen_fds_reach_the_server);
 	tl_add(s, stale_listen_fds_are_ignored);
 	tl_add_loop(s, fd_named_in_arguments_reaches_the_child, 2);
+	tl_add(s, a_mark_received_is_no_fd);
 	tl_add_env(s, audit_names_the_creating_call, 1,
 		   "CLOEXEC_POLICY=mode=audit log=" LOG);
 	tl_add_env(s, report_alongside_enforcement, 1,
