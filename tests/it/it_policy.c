@@ -856,9 +856,9 @@ START_TEST(a_mark_received_is_no_fd)
 	ck_assert_int_eq(getsockname(r, (struct sockaddr *)&a, &len), 0);
 	snprintf(number, sizeof(number), "%d", fd);
 	for (i = 0; i < 2; i++) {
-		ck_assert_int_eq(sendto(s, "x", 1, 0, (struct sockaddr *)&a,
-					sizeof(a)),
-				 1);
+		ck_assert_int_eq(
+			sendto(s, "x", 1, 0, (struct sockaddr *)&a, sizeof(a)),
+			1);
 		m = (struct msghdr){ .msg_iov = &iov,
 				     .msg_iovlen = 1,
 				     .msg_control = c.buf,
