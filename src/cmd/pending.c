@@ -64,16 +64,22 @@ static void note(struct pending *p, const char *line)
 	}
 }
 
-/*
- * Is the library in pid's memory now?  Its start line comes right after
- * it is mapped.  No: gone, a zombie, not ours to read, or a program the
- * library is not in.
- */
-static bool library_mapped(long pid)
+enum library_in {
+	LIBRARY_GONE, /* gone, a zombie (no memory), or not ours to read */
+	/*
+	 * Alive without the library: its dynamic loader may still be at
+	 * work (the exec line comes before the exec), or it runs a program
+	 * the library is not in.
+	 */
+	LIBRARY_ABSENT,
+	LIBRARY_MAPPED, /* its start line comes right after */
+};
+
+static enum library_in library_in(long pid)
 {
 	static const char name[] = "/libcloexec.so";
 	char path[64], buf[65536];
-	size_t keep = 0;
+	size_t keep = 0, total = 0;
 	bool found = false;
 	ssize_t n;
 	int fd;
@@ -81,10 +87,11 @@ static bool library_mapped(long pid)
 	snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return false;
+		return LIBRARY_GONE;
 	/* A name may straddle two reads: the last bytes of one go first. */
 	while (!found &&
 	       (n = read(fd, buf + keep, sizeof(buf) - 1 - keep)) > 0) {
+		total += (size_t)n;
 		keep += (size_t)n;
 		buf[keep] = '\0';
 		found = strstr(buf, name) != NULL;
@@ -94,7 +101,7 @@ static bool library_mapped(long pid)
 		}
 	}
 	close(fd);
-	return found;
+	return found ? LIBRARY_MAPPED : total ? LIBRARY_ABSENT : LIBRARY_GONE;
 }
 
 /*
@@ -132,6 +139,7 @@ enum pending_what pending_starts(struct pending *p, int copy, off_t size,
 				 long program)
 {
 	char *text, *line, *end;
+	bool maybe = false;
 	size_t len, i;
 	ssize_t n;
 
@@ -151,9 +159,17 @@ enum pending_what pending_starts(struct pending *p, int copy, off_t size,
 		free(text);
 	}
 	for (i = 0; i < p->unstarted.n; i++)
-		if (library_mapped(p->unstarted.pid[i]))
+		switch (library_in(p->unstarted.pid[i])) {
+		case LIBRARY_MAPPED:
 			return PENDING_START;
-	return orphan_unexeced(p, program) ? PENDING_ORPHAN : PENDING_NONE;
+		case LIBRARY_ABSENT:
+			maybe = true;
+			break;
+		case LIBRARY_GONE:
+			break;
+		}
+	return maybe || orphan_unexeced(p, program) ? PENDING_MAYBE :
+						      PENDING_NONE;
 }
 
 void pending_free(struct pending *p)

@@ -34,16 +34,19 @@ enum pending_what {
 	/*
 	 * A process exec'd in place and has not reported its start, and it
 	 * is alive with the library mapped: its start is on the way.  (One
-	 * gone, or running a program the library is not in, static, setuid
-	 * or of another C library, is not waited for: the summary lists it.)
+	 * gone is not waited for: the summary lists it.)
 	 */
 	PENDING_START,
 	/*
-	 * A child of cloexec's that is not the program, whose parent ended,
-	 * and that has not exec'd: it may be about to, or be a daemon that
-	 * never will.
+	 * A start that may still come: a process exec'd in place that is
+	 * alive without the library mapped (its dynamic loader may not have
+	 * got to it yet, the exec line being written before the exec; or it
+	 * runs a program the library is not in, static, setuid or of
+	 * another C library), or a child of cloexec's that is not the
+	 * program, whose parent ended, and that has not exec'd: it may be
+	 * about to, or be a daemon that never will.
 	 */
-	PENDING_ORPHAN,
+	PENDING_MAYBE,
 };
 
 /*

@@ -198,15 +198,15 @@ static int drain_socket(struct audit_run *run)
 	return unwritten;
 }
 
-/* "; PROGRAM exited with status N", "; PROGRAM was killed by signal N" */
 /*
  * A program that a process of the tree was starting in place as the
  * audited one ended (a daemon, its launcher gone first) reports in its
  * own time (pending.h): its start is waited for while its process is
- * alive with the library mapped, 5 seconds at most; a process whose
- * parent ended and that has not exec'd, a second at most (a daemon that
- * never execs costs the audit that second).  The lines lost on the way,
- * as drain_socket counts them.
+ * alive with the library mapped, 5 seconds at most; a process exec'd
+ * without it mapped yet, or whose parent ended and that has not exec'd,
+ * a second at most (a daemon that never execs, or execs a static
+ * program, costs the audit that second).  The lines lost on the way, as
+ * drain_socket counts them.
  */
 static int wait_for_starts(struct audit_run *run, struct log_copy *copy,
 			   pid_t program)
@@ -220,7 +220,7 @@ static int wait_for_starts(struct audit_run *run, struct log_copy *copy,
 		lost += drain_socket(run);
 		logcopy_take(copy);
 		what = pending_starts(&p, copy->copy, copy->copied, program);
-		if (what == PENDING_NONE || (what == PENDING_ORPHAN && i >= 50))
+		if (what == PENDING_NONE || (what == PENDING_MAYBE && i >= 50))
 			break;
 		nanosleep(&tick, NULL);
 	}
@@ -228,6 +228,7 @@ static int wait_for_starts(struct audit_run *run, struct log_copy *copy,
 	return lost;
 }
 
+/* "; PROGRAM exited with status N", "; PROGRAM was killed by signal N" */
 static void how_it_ended(const char *program, int status, char *buf,
 			 size_t size)
 {
