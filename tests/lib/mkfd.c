@@ -62,8 +62,11 @@ static int pending_connection(void)
 	return l;
 }
 
-/* An fd received in an SCM_RIGHTS message (a copy of /dev/null). */
-static int received_fd(void)
+/*
+ * An fd received in an SCM_RIGHTS message (a copy of /dev/null), by
+ * recvmsg, or by recvmmsg where many.
+ */
+static int received_fd(bool many)
 {
 	union {
 		struct cmsghdr hdr;
@@ -75,6 +78,7 @@ static int received_fd(void)
 			      .msg_control = control.buf,
 			      .msg_controllen = sizeof(control.buf) };
 	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+	struct mmsghdr vec;
 	int sv[2], null = open("/dev/null", O_RDONLY | O_CLOEXEC), fd = -1;
 
 	if (null < 0 ||
@@ -95,8 +99,11 @@ static int received_fd(void)
 	}
 	close(null);
 	msg.msg_controllen = sizeof(control.buf);
-	if (recvmsg(sv[1], &msg, 0) == 1 && (cmsg = CMSG_FIRSTHDR(&msg)) &&
-	    cmsg->cmsg_type == SCM_RIGHTS)
+	vec.msg_hdr = msg;
+	if ((many ? recvmmsg(sv[1], &vec, 1, 0, NULL) == 1 &&
+			    (msg = vec.msg_hdr, vec.msg_len == 1) :
+		    recvmsg(sv[1], &msg, 0) == 1) &&
+	    (cmsg = CMSG_FIRSTHDR(&msg)) && cmsg->cmsg_type == SCM_RIGHTS)
 		memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
 	close(sv[0]);
 	close(sv[1]);
@@ -125,7 +132,9 @@ static int make(const char *call)
 
 		fd = f ? fileno(f) : -1;
 	} else if (!strcmp(call, "recvmsg")) {
-		fd = received_fd();
+		fd = received_fd(false);
+	} else if (!strcmp(call, "recvmmsg")) {
+		fd = received_fd(true);
 	} else if (!strcmp(call, "tmpfile")) {
 		FILE *f = tmpfile();
 
