@@ -101,7 +101,7 @@ static int received_fd(bool many)
 	msg.msg_controllen = sizeof(control.buf);
 	vec.msg_hdr = msg;
 	if ((many ? recvmmsg(sv[1], &vec, 1, 0, NULL) == 1 &&
-			    (msg = vec.msg_hdr, vec.msg_len == 1) :
+			     (msg = vec.msg_hdr, vec.msg_len == 1) :
 		    recvmsg(sv[1], &msg, 0) == 1) &&
 	    (cmsg = CMSG_FIRSTHDR(&msg)) && cmsg->cmsg_type == SCM_RIGHTS)
 		memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
