@@ -127,6 +127,8 @@ static int make(const char *call)
 		fd = accept4(pending_connection(), NULL, NULL, 0);
 	} else if (!strcmp(call, "open")) {
 		fd = open("/dev/null", O_RDONLY);
+	} else if (!strcmp(call, "openat")) {
+		fd = openat(AT_FDCWD, "/dev/null", O_RDONLY);
 	} else if (!strcmp(call, "fopen")) {
 		FILE *f = fopen("/dev/null", "r");
 
