@@ -633,6 +633,8 @@ START_TEST(shell_text_edges)
 	char *not_text[][5] = {
 		{ "sh", "-c", NULL },
 		{ "sh", "-", fmt("cat >&%d", a), NULL },
+		/* a script's own arguments: the options end at its name */
+		{ "sh", "script", "-c", fmt("cat >&%d", a), NULL },
 	};
 	size_t i;
 
