@@ -198,12 +198,13 @@ tests_lib_libcloexec_test_la_LDFLAGS = -module -avoid-version \
 	-Wl,--version-script=src/libcloexec.map $(STARTFILES_LDFLAGS)
 EXTRA_tests_lib_libcloexec_test_la_DEPENDENCIES = src/libcloexec.map
 
-check_PROGRAMS += tests/lib/mkfd tests/lib/holdfds
+check_PROGRAMS += tests/lib/mkfd tests/lib/holdfds tests/lib/firstcall
 # Bound to older versions of libc functions (tests/cmd/symvers.test).
 check_PROGRAMS += tests/lib/oldver
 tests_lib_oldver_SOURCES = tests/lib/oldver.c
 tests_lib_mkfd_SOURCES = tests/lib/mkfd.c
 tests_lib_holdfds_SOURCES = tests/lib/holdfds.c
+tests_lib_firstcall_SOURCES = tests/lib/firstcall.c
 # A FUSE file that never answers a stat (scan.test; skipped without it).
 EXTRA_DIST += tests/lib/stuckfs.c
 if HAVE_FUSE3

@@ -6,6 +6,7 @@
 : "${CLOEXEC_CMD:?}" "${top_builddir:?}" "${top_srcdir:?}"
 
 MKFD=$top_builddir/tests/lib/mkfd
+FIRSTCALL=$top_builddir/tests/lib/firstcall
 LEAKY=$top_builddir/examples/leaky
 STDFD=$top_builddir/tests/lib/stdfd
 MINISH=$(cd "$top_builddir/tests/lib" && pwd)/minish
