@@ -260,6 +260,34 @@ START_TEST(what_is_not_a_name)
 END_TEST
 
 /*
+ * systemd's LISTEN_FDS for this process (LISTEN_PID its own): fds 3 on,
+ * here as many as reach a and b.  Where a name comes twice, the first
+ * counts, as getenv (and so sd_listen_fds) finds it; a later one is no
+ * second say.
+ */
+START_TEST(listen_fds_first_wins)
+{
+	char *none[] = { NULL };
+	char *count = fmt("LISTEN_FDS=%d", b - 2);
+	char *pid = fmt("LISTEN_PID=%d", (int)getpid());
+	const char *why = "socket activation (LISTEN_FDS)";
+	char *counted_then_none[] = { count, pid, "LISTEN_FDS=0", NULL };
+	char *mine_then_init[] = { count, pid, "LISTEN_PID=1", NULL };
+	char *init_then_mine[] = { count, "LISTEN_PID=1", pid, NULL };
+	const char *got;
+
+	got = chosen(none, counted_then_none);
+	ck_assert_msg(strstr(got, fmt("%d:%s;", a, why)) &&
+			      strstr(got, fmt("%d:%s;", b, why)),
+		      "LISTEN_FDS twice: %s", got);
+	got = chosen(none, mine_then_init);
+	ck_assert_msg(strstr(got, fmt("%d:%s;", a, why)),
+		      "LISTEN_PID twice, its own first: %s", got);
+	ck_assert_str_eq(chosen(none, init_then_mine), "");
+}
+END_TEST
+
+/*
  * make's jobserver: the last --jobserver-auth=R,W (or -fds) among
  * MAKEFLAGS' words, up to the word "--", in the first MAKEFLAGS (as
  * getenv finds it), of a pair of pipes this process was given.
@@ -724,6 +752,7 @@ int main(void)
 	tcase_add_test(tc, shell_command_text);
 	tcase_add_test(tc, shell_text_edges);
 	tcase_add_test(tc, shells_file);
+	tcase_add_test(tc, listen_fds_first_wins);
 	tcase_add_test(tc, make_jobserver);
 	tcase_add_test(tc, environment_handovers);
 	tcase_add_test(tc, every_environment_row);
