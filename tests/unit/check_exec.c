@@ -274,7 +274,17 @@ START_TEST(listen_fds_first_wins)
 	char *counted_then_none[] = { count, pid, "LISTEN_FDS=0", NULL };
 	char *mine_then_init[] = { count, pid, "LISTEN_PID=1", NULL };
 	char *init_then_mine[] = { count, "LISTEN_PID=1", pid, NULL };
+	/* Values that are not what systemd writes: nothing at all. */
+	char *malformed[][3] = {
+		{ fmt("LISTEN_FDS=%dx", b - 2), pid, NULL },
+		{ "LISTEN_FDS=0", pid, NULL },
+		{ "LISTEN_FDS=", pid, NULL },
+		{ count, NULL },
+		{ count, fmt("LISTEN_PID=%dx", (int)getpid()), NULL },
+		{ count, fmt("LISTEN_PID= %d", (int)getpid()), NULL },
+	};
 	const char *got;
+	size_t i;
 
 	got = chosen(none, counted_then_none);
 	ck_assert_msg(strstr(got, fmt("%d:%s;", a, why)) &&
@@ -284,6 +294,10 @@ START_TEST(listen_fds_first_wins)
 	ck_assert_msg(strstr(got, fmt("%d:%s;", a, why)),
 		      "LISTEN_PID twice, its own first: %s", got);
 	ck_assert_str_eq(chosen(none, init_then_mine), "");
+	for (i = 0; i < sizeof(malformed) / sizeof(*malformed); i++)
+		ck_assert_msg(!strcmp(chosen(none, malformed[i]), ""),
+			      "%s %s: chosen", malformed[i][0],
+			      malformed[i][1] ? malformed[i][1] : "");
 }
 END_TEST
 
