@@ -230,6 +230,10 @@ START_TEST(what_is_not_a_name)
 			  NULL };
 	char *argv10[] = { "x", fmt("--status-fd=1844674407370955%d", 1616 + a),
 			   NULL };
+	/* An option's name that ends in f alone; fd: and -& with a tail. */
+	char *argv11[] = { "x", fmt("--buff=%d", a), NULL };
+	char *argv12[] = { "openssl", "-pass", fmt("fd:%dx", a), NULL };
+	char *argv13[] = { "gpg", fmt("-&%dx", a), NULL };
 	char *none[] = { NULL };
 	char *env1[] = { fmt("COUNT=%d", a), NULL };
 	char *env2[] = { fmt("HAPROXY_PIDS=%d", a), NULL };
@@ -251,6 +255,9 @@ START_TEST(what_is_not_a_name)
 	ck_assert_str_eq(chosen(argv8, none), "");
 	ck_assert_str_eq(chosen(argv9, none), "");
 	ck_assert_str_eq(chosen(argv10, none), "");
+	ck_assert_str_eq(chosen(argv11, none), "");
+	ck_assert_str_eq(chosen(argv12, none), "");
+	ck_assert_str_eq(chosen(argv13, none), "");
 	ck_assert_str_eq(chosen(none, env1), "");
 	ck_assert_str_eq(chosen(none, env2), "");
 	ck_assert_str_eq(chosen(none, env3), "");
