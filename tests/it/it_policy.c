@@ -345,15 +345,48 @@ START_TEST(scope_process_leaves_children_alone)
 
 	if (skip())
 		return;
+	ck_assert_int_eq(setenv("CLOEXEC_CONFIG", "/dev/null", 1), 0);
 	child_env(NULL, env, sizeof(env));
+	unsetenv("CLOEXEC_CONFIG");
 
 	ck_assert_ptr_nonnull(strstr(env, "\nPATH="));
 	ck_assert_ptr_null(strstr(env, "CLOEXEC_POLICY="));
+	ck_assert_ptr_null(strstr(env, "CLOEXEC_CONFIG="));
 	/* (A sanitizer runtime may stay preloaded: not this library.) */
 	preload = strstr(env, "\nLD_PRELOAD=");
 	if (preload)
 		ck_assert_ptr_null(memmem(preload, strcspn(preload + 1, "\n"),
 					  "libcloexec", 10));
+}
+END_TEST
+
+/*
+ * A null environment, which the kernel takes for an empty one: the
+ * program runs with none, and scope=process's copy of the environment
+ * for it has nothing to copy.
+ */
+START_TEST(scope_process_takes_a_null_environment)
+{
+	char buf[256];
+	int p[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (skip())
+		return;
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		execve("/usr/bin/env", (char *[]){ "env", NULL }, NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	n = read(p[0], buf, sizeof(buf));
+	close(p[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(n, 0);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 END_TEST
 
@@ -904,6 +937,8 @@ static Suite *policy_suite(void)
 	tl_add_env(s, scope_process_leaves_children_alone, 1,
 		   "CLOEXEC_POLICY=scope=process");
 	tl_add_env(s, scope_process_keeps_the_other_preloads, 1,
+		   "CLOEXEC_POLICY=scope=process");
+	tl_add_env(s, scope_process_takes_a_null_environment, 1,
 		   "CLOEXEC_POLICY=scope=process");
 	tl_add_env(s, scope_process_takes_an_exec_of_its_own_environment, 1,
 		   "CLOEXEC_POLICY=scope=process");
