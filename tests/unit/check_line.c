@@ -2,11 +2,13 @@
 /*
  * The line writer's clock: line_time() turns CLOCK_REALTIME into a UTC
  * date and time by hand (no gmtime, no locale), checked here at chosen
- * instants, the clock being this file's own.
+ * instants, the clock being this file's own.  And its strings: UTF-8
+ * copied as it is, every other byte escaped.
  */
 #include "config.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -69,6 +71,62 @@ START_TEST(utc_as_gmtime)
 }
 END_TEST
 
+/* str as line_put_string writes it, room for all. */
+static const char *json_of(const char *str)
+{
+	static char buf[256];
+	struct line l = { .buf = buf, .size = sizeof(buf) };
+
+	line_put_string(&l, str, sizeof(buf) - 1);
+	ck_assert(!l.cut && !l.overflow);
+	buf[l.len] = '\0';
+	return buf;
+}
+
+/*
+ * Each sequence UTF-8 allows, at the edges of its ranges, is copied; the
+ * bytes of what it does not allow (an overlong form, a surrogate, past
+ * U+10FFFF, a stray or missing continuation) are escaped one by one.
+ */
+START_TEST(utf8_copied_the_rest_escaped)
+{
+	static const char *const kept[] = {
+		"\xc2\x80",	    "\xdf\xbf",		"\xe0\xa0\x80",
+		"\xed\x9f\xbf",	    "\xee\x80\x80",	"\xef\xbf\xbf",
+		"\xf0\x90\x80\x80", "\xf0\x9f\x98\x80", "\xf3\xbf\xbf\xbf",
+		"\xf4\x8f\xbf\xbf",
+	};
+	static const struct {
+		const char *in, *out;
+	} escaped[] = {
+		{ "\x80", "\"\\u0080\"" },
+		{ "\xc1\xbf", "\"\\u00c1\\u00bf\"" },
+		{ "\xc2", "\"\\u00c2\"" },
+		{ "\xc2x", "\"\\u00c2x\"" },
+		{ "\xe0\x9f\xbf", "\"\\u00e0\\u009f\\u00bf\"" },
+		{ "\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\"" },
+		{ "\xf0\x8f\xbf\xbf", "\"\\u00f0\\u008f\\u00bf\\u00bf\"" },
+		{ "\xf4\x90\x80\x80", "\"\\u00f4\\u0090\\u0080\\u0080\"" },
+		{ "\xf5\x80\x80\x80", "\"\\u00f5\\u0080\\u0080\\u0080\"" },
+		{ "\xf0\x9f\x98", "\"\\u00f0\\u009f\\u0098\"" },
+		{ "\x1f\x7f", "\"\\u001f\\u007f\"" },
+		{ "a\"b\\", "\"a\\\"b\\\\\"" },
+	};
+	char want[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(kept) / sizeof(*kept); i++) {
+		snprintf(want, sizeof(want), "\"%s\"", kept[i]);
+		ck_assert_msg(!strcmp(json_of(kept[i]), want),
+			      "sequence %zu not kept: %s", i, json_of(kept[i]));
+	}
+	for (i = 0; i < sizeof(escaped) / sizeof(*escaped); i++)
+		ck_assert_msg(!strcmp(json_of(escaped[i].in), escaped[i].out),
+			      "case %zu: %s, want %s", i,
+			      json_of(escaped[i].in), escaped[i].out);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("line");
@@ -76,6 +134,7 @@ int main(void)
 
 	tcase_add_test(tc, utc_at_chosen_instants);
 	tcase_add_test(tc, utc_as_gmtime);
+	tcase_add_test(tc, utf8_copied_the_rest_escaped);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }
