@@ -5,7 +5,8 @@
  * open64() and openat() of a temporary name (it has ".cloexec-" in it)
  * first plant there a hard link to the file PLANTLINK_VICTIM names, as
  * another user could once the name is known, and make VICTIM.planted to
- * say so.  Then the open goes on as the kernel makes it.
+ * say so, with the mode the open asks for the new file ("mode 644").
+ * Then the open goes on as the kernel makes it.
  */
 #include "config.h"
 
@@ -17,19 +18,27 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static void plant(int dirfd, const char *path)
+static void plant(int dirfd, const char *path, mode_t mode)
 {
 	const char *victim = getenv("PLANTLINK_VICTIM");
-	char said[4096];
+	char said[4096], text[32];
+	int fd, len;
 
 	if (!victim || !strstr(path, ".cloexec-") ||
 	    linkat(AT_FDCWD, victim, dirfd, path, 0))
 		return;
 	/* The test's proof that the race happened: VICTIM.planted. */
-	if ((size_t)snprintf(said, sizeof(said), "%s.planted", victim) <
+	if ((size_t)snprintf(said, sizeof(said), "%s.planted", victim) >=
 	    sizeof(said))
-		close((int)syscall(SYS_openat, AT_FDCWD, said,
-				   O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+		return;
+	fd = (int)syscall(SYS_openat, AT_FDCWD, said,
+			  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	len = snprintf(text, sizeof(text), "mode %o\n", (unsigned)mode);
+	if (write(fd, text, (size_t)len) != len)
+		abort();
+	close(fd);
 }
 
 static int open_planted(int dirfd, const char *path, int flags, va_list ap)
@@ -38,7 +47,7 @@ static int open_planted(int dirfd, const char *path, int flags, va_list ap)
 
 	if (flags & O_CREAT || (flags & O_TMPFILE) == O_TMPFILE)
 		mode = va_arg(ap, mode_t);
-	plant(dirfd, path);
+	plant(dirfd, path, mode);
 	return (int)syscall(SYS_openat, dirfd, path, flags, mode);
 }
 
