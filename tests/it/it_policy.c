@@ -390,6 +390,19 @@ START_TEST(scope_process_takes_a_null_environment)
 }
 END_TEST
 
+/* An environment of one variable, the policy's: the program gets none. */
+START_TEST(scope_process_strips_a_lone_variable)
+{
+	char *const envp[] = { "CLOEXEC_POLICY=scope=process", NULL };
+	char buf[256];
+
+	if (skip())
+		return;
+	ck_assert_int_eq(child_env(envp, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "");
+}
+END_TEST
+
 /*
  * The children's LD_PRELOAD, for this process's LD_PRELOAD set to
  * BEFORE, the library's own entry, AFTER: the other entries, joined by
@@ -939,6 +952,8 @@ static Suite *policy_suite(void)
 	tl_add_env(s, scope_process_keeps_the_other_preloads, 1,
 		   "CLOEXEC_POLICY=scope=process");
 	tl_add_env(s, scope_process_takes_a_null_environment, 1,
+		   "CLOEXEC_POLICY=scope=process");
+	tl_add_env(s, scope_process_strips_a_lone_variable, 1,
 		   "CLOEXEC_POLICY=scope=process");
 	tl_add_env(s, scope_process_takes_an_exec_of_its_own_environment, 1,
 		   "CLOEXEC_POLICY=scope=process");
