@@ -127,6 +127,42 @@ START_TEST(utf8_copied_the_rest_escaped)
 }
 END_TEST
 
+/*
+ * cap bytes, quotes included: a value that fills them exactly is whole;
+ * one byte more is cut before the character that would not fit, never
+ * inside an escape or a UTF-8 sequence, and says so.
+ */
+START_TEST(a_value_cut_at_its_cap)
+{
+	static const struct {
+		const char *in, *out;
+		size_t cap;
+		bool cut;
+	} cases[] = {
+		{ "abc", "\"abc\"", 5, false },
+		{ "abcd", "\"abc\"", 5, true },
+		{ "a\"", "\"a\\\"\"", 5, false },
+		{ "ab\"", "\"ab\"", 5, true },
+		{ "a\xc3\xa9", "\"a\xc3\xa9\"", 5, false },
+		{ "ab\xc3\xa9", "\"ab\"", 5, true },
+		{ "\x01", "\"\\u0001\"", 8, false },
+		{ "a\x01", "\"a\"", 8, true },
+	};
+	char buf[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct line l = { .buf = buf, .size = sizeof(buf) };
+
+		line_put_string(&l, cases[i].in, cases[i].cap);
+		buf[l.len] = '\0';
+		ck_assert_msg(!strcmp(buf, cases[i].out) &&
+				      l.cut == cases[i].cut,
+			      "case %zu: %s (cut %d)", i, buf, l.cut);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("line");
@@ -135,6 +171,7 @@ int main(void)
 	tcase_add_test(tc, utc_at_chosen_instants);
 	tcase_add_test(tc, utc_as_gmtime);
 	tcase_add_test(tc, utf8_copied_the_rest_escaped);
+	tcase_add_test(tc, a_value_cut_at_its_cap);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }
