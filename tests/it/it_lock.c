@@ -83,18 +83,23 @@ static void *blocked_accept(void *arg)
 	return (void *)(long)fd;
 }
 
-static void *blocked_recvmsg(void *arg)
+/* One byte and room for one fd, by libc's recvmsg or the raw call. */
+static void *recv_one(int fd, bool raw)
 {
 	char byte, control[CMSG_SPACE(sizeof(int))];
 	struct iovec iov = { &byte, 1 };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
 			      .msg_control = control,
 			      .msg_controllen = sizeof(control) };
-
-	long n = recvmsg(*(int *)arg, &msg, 0);
+	long n = raw ? syscall(SYS_recvmsg, fd, &msg, 0) : recvmsg(fd, &msg, 0);
 
 	atomic_store(&creator_returned, 1);
 	return (void *)n;
+}
+
+static void *blocked_recvmsg(void *arg)
+{
+	return recv_one(*(int *)arg, false);
 }
 
 /*
@@ -113,15 +118,7 @@ static void *blocked_raw_accept(void *arg)
 
 static void *blocked_raw_recvmsg(void *arg)
 {
-	char byte, control[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &byte, 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = control,
-			      .msg_controllen = sizeof(control) };
-	long n = syscall(SYS_recvmsg, *(int *)arg, &msg, 0);
-
-	atomic_store(&creator_returned, 1);
-	return (void *)n;
+	return recv_one(*(int *)arg, true);
 }
 #endif
 
