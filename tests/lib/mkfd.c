@@ -79,6 +79,7 @@ static int received_fd(bool many)
 			      .msg_controllen = sizeof(control.buf) };
 	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
 	struct mmsghdr vec;
+	bool got;
 	int sv[2], null = open("/dev/null", O_RDONLY | O_CLOEXEC), fd = -1;
 
 	if (null < 0 ||
@@ -99,11 +100,16 @@ static int received_fd(bool many)
 	}
 	close(null);
 	msg.msg_controllen = sizeof(control.buf);
-	vec.msg_hdr = msg;
-	if ((many ? recvmmsg(sv[1], &vec, 1, 0, NULL) == 1 &&
-			     (msg = vec.msg_hdr, vec.msg_len == 1) :
-		    recvmsg(sv[1], &msg, 0) == 1) &&
-	    (cmsg = CMSG_FIRSTHDR(&msg)) && cmsg->cmsg_type == SCM_RIGHTS)
+	if (many) {
+		vec.msg_hdr = msg;
+		got = recvmmsg(sv[1], &vec, 1, 0, NULL) == 1 &&
+		      vec.msg_len == 1;
+		msg = vec.msg_hdr;
+	} else {
+		got = recvmsg(sv[1], &msg, 0) == 1;
+	}
+	if (got && (cmsg = CMSG_FIRSTHDR(&msg)) &&
+	    cmsg->cmsg_type == SCM_RIGHTS)
 		memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
 	close(sv[0]);
 	close(sv[1]);
