@@ -133,9 +133,11 @@ static int wait_fd(int fd, int flags, const void *hdr, size_t size,
  * byte before the lock, and takes its chance with the rest.
  */
 static __attribute__((noinline)) ssize_t
-recvmsg_with(const char *call, ssize_t (*real)(int, struct msghdr *, int),
-	     int fd, struct msghdr *msg, int flags, void *caller)
+recvmsg_with(const char *call, struct real_slot *slot, real_fn raw, int fd,
+	     struct msghdr *msg, int flags, void *caller)
 {
+	ssize_t (*real)(int, struct msghdr *, int) =
+		(ssize_t(*)(int, struct msghdr *, int))real_get(slot, raw);
 	bool retry = !(flags & (MSG_DONTWAIT | MSG_WAITALL));
 	struct fdreq rq;
 	ssize_t ret;
@@ -195,55 +197,61 @@ WRAPPER_HELPER int recvmmsg_with(const char *call,
 	return ret;
 }
 
+/* A control message's data is the caller's bytes, of no declared type. */
+typedef int msg_int __attribute__((may_alias));
+
 /*
- * The fast path's note of each fd a message carries, one store each, in
- * the walk mark_message makes: false at an fd that needs more, for
- * mark_message to note them all.  The walk ends where the kernel's
- * messages end (the last one's aligned length reaches msg_controllen).
+ * Any message but the common one, walked as mark_message walks it; ret
+ * passes through, so that the fast path keeps nothing of its own across
+ * this call.
  */
-static inline __attribute__((always_inline)) bool
-note_message_fast(const struct msghdr *msg)
-{
-	const unsigned char *p = msg->msg_control, *fds, *next;
-	size_t left = p ? msg->msg_controllen : 0, len;
-	const struct cmsghdr *c;
-	int fd;
-
-	while (left >= sizeof(*c)) {
-		c = (const struct cmsghdr *)p;
-		len = c->cmsg_len;
-		if (len < sizeof(*c) || len > left)
-			break;
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-			for (fds = CMSG_DATA(c), next = p + len;
-			     fds + sizeof(int) <= next; fds += sizeof(int)) {
-				memcpy(&fd, fds, sizeof(fd));
-				if (!fdreq_fast_note(fd, FDT_FORCED_MARK))
-					return false;
-			}
-		len = CMSG_ALIGN(len);
-		if (len >= left)
-			break;
-		p += len;
-		left -= len;
-	}
-	return true;
-}
-
-/* Out of line: the fast path then keeps no walk's state across a call. */
-static __attribute__((noinline, cold)) void note_message(struct msghdr *msg)
+static __attribute__((noinline)) ssize_t note_message(struct msghdr *msg,
+						      ssize_t ret)
 {
 	mark_message(NULL, msg);
+	return ret;
+}
+
+/*
+ * The fast path's note of the fds a message carries.  Most carry none,
+ * or one control message of one fd (what a server passes a connection
+ * with): that is one store, and what mark_message's walk would find
+ * (the one message fills the rest, less its alignment).  Any other is
+ * note_message's.
+ */
+static inline __attribute__((always_inline)) ssize_t
+note_received(struct msghdr *msg, ssize_t ret)
+{
+	const struct cmsghdr *c = msg->msg_control;
+	size_t left = msg->msg_controllen;
+
+	if (left - CMSG_LEN(sizeof(int)) >
+	    CMSG_SPACE(sizeof(int)) - CMSG_LEN(sizeof(int))) {
+		if (!c || left < sizeof(*c))
+			return ret;
+		return note_message(msg, ret);
+	}
+	if (!c || c->cmsg_len != CMSG_LEN(sizeof(int)) ||
+	    c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+	    __builtin_expect(!fdreq_fast_note(*(const msg_int *)CMSG_DATA(c),
+					      FDT_FORCED_MARK),
+			     0))
+		return note_message(msg, ret);
+	return ret;
 }
 
 /*
  * A socket that refuses the flag (AF_PACKET's EINVAL) is asked again as
- * the caller asked.
+ * the caller asked.  The real function is found again in its slot: the
+ * fast path keeps no register for it across its call.
  */
 static __attribute__((noinline, cold)) ssize_t
-recvmsg_refused(ssize_t (*real)(int, struct msghdr *, int), int fd,
-		struct msghdr *msg, int flags, ssize_t ret)
+recvmsg_refused(struct real_slot *slot, int fd, struct msghdr *msg, int flags,
+		ssize_t ret)
 {
+	ssize_t (*real)(int, struct msghdr *, int) =
+		(ssize_t(*)(int, struct msghdr *, int))real_ready(slot);
+
 	if (msg_flag_refused(ret, flags, fdreq_fast_flags(&spec_msg, flags)))
 		return real(fd, msg, flags);
 	return ret;
@@ -255,17 +263,16 @@ recvmsg_refused(ssize_t (*real)(int, struct msghdr *, int), int fd,
  * received noted.  The general body is apart: it needs a frame.
  */
 static inline __attribute__((always_inline)) ssize_t
-recvmsg_fast(ssize_t (*ready)(int, struct msghdr *, int), int fd,
+recvmsg_fast(struct real_slot *slot,
+	     ssize_t (*ready)(int, struct msghdr *, int), int fd,
 	     struct msghdr *msg, int flags)
 {
 	ssize_t ret = ready(fd, msg, fdreq_fast_flags(&spec_msg, flags));
 
 	if (__builtin_expect(ret < 0, 0))
-		return recvmsg_refused(ready, fd, msg, flags, ret);
+		return recvmsg_refused(slot, fd, msg, flags, ret);
 	msg->msg_flags &= ~MSG_CMSG_CLOEXEC;
-	if (__builtin_expect(!note_message_fast(msg), 0))
-		note_message(msg);
-	return ret;
+	return note_received(msg, ret);
 }
 
 CLOEXEC_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
@@ -273,8 +280,9 @@ CLOEXEC_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	ssize_t (*ready)(int, struct msghdr *, int) = REAL_READY(recvmsg);
 
 	if (ready && fdreq_fast(&spec_msg, flags))
-		return recvmsg_fast(ready, fd, msg, flags);
-	return recvmsg_with(__func__, REAL(recvmsg), fd, msg, flags,
+		return recvmsg_fast(&real_slot_recvmsg, ready, fd, msg, flags);
+	return recvmsg_with(__func__, &real_slot_recvmsg,
+			    (real_fn)real_raw_recvmsg, fd, msg, flags,
 			    __builtin_return_address(0));
 }
 
@@ -292,8 +300,10 @@ CLOEXEC_EXPORT ssize_t __recvmsg64(int fd, struct msghdr *msg, int flags)
 	ssize_t (*ready)(int, struct msghdr *, int) = REAL_READY(__recvmsg64);
 
 	if (ready && fdreq_fast(&spec_msg, flags))
-		return recvmsg_fast(ready, fd, msg, flags);
-	return recvmsg_with(__func__, REAL(__recvmsg64), fd, msg, flags,
+		return recvmsg_fast(&real_slot___recvmsg64, ready, fd, msg,
+				    flags);
+	return recvmsg_with(__func__, &real_slot___recvmsg64,
+			    (real_fn)real_raw___recvmsg64, fd, msg, flags,
 			    __builtin_return_address(0));
 }
 #endif
