@@ -17,8 +17,12 @@
 # (callgrind on bench/fdbench's measured batch, 3200 calls less 640,
 # over 2560), for libc, those two floors and the library.
 #
-#   sh bench/recvfloor.sh     (from the build directory, after make bench)
+#   sh bench/recvfloor.sh [--raw]   (from the build directory, after make bench)
+#
+# With --raw, for make bench's raw.txt: "floor 0 CONFIG recvmsg +IR" for
+# the floor and the floor with duties, IR what each adds to libc's.
 set -eu
+raw=${1-}
 b=${top_builddir:-.}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -104,6 +108,11 @@ per_call() { # PRELOAD: Ir per recvmsg and its close
 libc=$(per_call "")
 floor=$(per_call "$tmp/libfloor.so")
 duties=$(per_call "$tmp/libduties.so")
+if [ "$raw" = --raw ]; then
+	echo "floor 0 bare recvmsg $((floor - libc))"
+	echo "floor 0 duties recvmsg $((duties - libc))"
+	exit 0
+fi
 lib=$(per_call "$b/src/.libs/libcloexec.so.0")
 echo "recvmsg and its close, Ir per call: libc $libc, the floor $floor" \
 	"(+$((floor - libc))), with the library's duties $duties" \

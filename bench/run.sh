@@ -159,6 +159,9 @@ measure() {
 				fi
 			done
 		done
+		# recvmsg's floors, for its row's target (bench/recvfloor.sh).
+		top_builddir=$top_builddir sh "$here/recvfloor.sh" --raw \
+			>>"$raw" || true
 		note "bench: process start (callgrind)"
 		for name in true startme sed grep; do
 			for cfg in plain empty lib; do
