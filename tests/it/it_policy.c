@@ -927,6 +927,171 @@ START_TEST(a_mark_received_is_no_fd)
 }
 END_TEST
 
+/*
+ * One control message of two fds: both are the library's, the second
+ * too (the one-fd shortcut must not take a message it does not fit).
+ * Each is named to a child (the number rule): one whose flag the
+ * library forced reaches it.  Twice: a process's first recvmsg takes
+ * the general path, the second the fast one.
+ */
+START_TEST(two_fds_in_one_message_are_both_noted)
+{
+	const char *fdreport = getenv("FDREPORT");
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+	} c;
+	char number[16], got[4096], byte = 'x';
+	struct iovec iov = { &byte, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	int sv[2], fds[2], got_fds[2], i, round;
+
+	if (skip())
+		return;
+	ck_assert_ptr_nonnull(fdreport);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	fds[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	fds[1] = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	for (round = 0; round < 2; round++) {
+		memset(&c, 0, sizeof(c));
+		c.hdr.cmsg_level = SOL_SOCKET;
+		c.hdr.cmsg_type = SCM_RIGHTS;
+		c.hdr.cmsg_len = CMSG_LEN(sizeof(fds));
+		memcpy(CMSG_DATA(&c.hdr), fds, sizeof(fds));
+		m.msg_control = c.buf;
+		m.msg_controllen = sizeof(c.buf);
+		ck_assert_int_eq(sendmsg(sv[0], &m, 0), 1);
+		memset(&c, 0, sizeof(c));
+		m.msg_controllen = sizeof(c.buf);
+		ck_assert_int_eq(recvmsg(sv[1], &m, 0), 1);
+		ck_assert_int_eq(m.msg_controllen, CMSG_SPACE(sizeof(fds)));
+		ck_assert_int_eq(c.hdr.cmsg_len, CMSG_LEN(sizeof(fds)));
+		memcpy(got_fds, CMSG_DATA(&c.hdr), sizeof(got_fds));
+		for (i = 0; i < 2; i++) {
+			ck_assert(tl_cloexec(got_fds[i]));
+			snprintf(number, sizeof(number), "%d", got_fds[i]);
+			ck_assert_int_eq(output_of(fdreport, "--status-fd",
+						   number, false, got,
+						   sizeof(got)),
+					 0);
+			ck_assert_msg(
+				lists_fd(got, got_fds[i]),
+				"recvmsg %d: fd %d of two received is not the library's",
+				round, got_fds[i]);
+			close(got_fds[i]);
+		}
+	}
+	close(fds[0]);
+	close(fds[1]);
+	close(sv[0]);
+	close(sv[1]);
+}
+END_TEST
+
+/*
+ * A datagram of no bytes may carry fds: recvmsg answers 0, a success,
+ * and the fd it carries is the library's, its header without the flag
+ * the library added.  Twice, for the fast path.
+ */
+START_TEST(an_empty_datagram_carries_an_fd)
+{
+	const char *fdreport = getenv("FDREPORT");
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} c;
+	char number[16], got[4096];
+	struct msghdr m;
+	int sv[2], fd, got_fd, round;
+
+	if (skip())
+		return;
+	ck_assert_ptr_nonnull(fdreport);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	for (round = 0; round < 2; round++) {
+		memset(&c, 0, sizeof(c));
+		c.hdr.cmsg_level = SOL_SOCKET;
+		c.hdr.cmsg_type = SCM_RIGHTS;
+		c.hdr.cmsg_len = CMSG_LEN(sizeof(fd));
+		memcpy(CMSG_DATA(&c.hdr), &fd, sizeof(fd));
+		m = (struct msghdr){ .msg_control = c.buf,
+				     .msg_controllen = sizeof(c.buf) };
+		ck_assert_int_eq(sendmsg(sv[0], &m, 0), 0);
+		memset(&c, 0, sizeof(c));
+		m = (struct msghdr){ .msg_control = c.buf,
+				     .msg_controllen = sizeof(c.buf) };
+		ck_assert_int_eq(recvmsg(sv[1], &m, 0), 0);
+		ck_assert_int_eq(c.hdr.cmsg_type, SCM_RIGHTS);
+		ck_assert_msg(!(m.msg_flags & MSG_CMSG_CLOEXEC),
+			      "recvmsg %d: msg_flags %#x", round, m.msg_flags);
+		memcpy(&got_fd, CMSG_DATA(&c.hdr), sizeof(got_fd));
+		ck_assert(tl_cloexec(got_fd));
+		snprintf(number, sizeof(number), "%d", got_fd);
+		ck_assert_int_eq(output_of(fdreport, "--status-fd", number,
+					   false, got, sizeof(got)),
+				 0);
+		ck_assert_msg(lists_fd(got, got_fd),
+			      "recvmsg %d: fd %d received is not the library's",
+			      round, got_fd);
+		close(got_fd);
+	}
+	close(fd);
+	close(sv[0]);
+	close(sv[1]);
+}
+END_TEST
+
+/*
+ * A program reuses its control buffer: after a message without fds the
+ * kernel says so with msg_controllen 0, and what an earlier message left
+ * in the buffer (here an fd of the program's own flag) is not read.
+ * After a first recvmsg, which takes the general path.
+ */
+START_TEST(a_stale_control_buffer_is_not_read)
+{
+	const char *fdreport = getenv("FDREPORT");
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} c;
+	char number[16], got[4096], byte = 'x';
+	struct iovec iov = { &byte, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	int sv[2], fd;
+
+	if (skip())
+		return;
+	ck_assert_ptr_nonnull(fdreport);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	fd = open("/dev/zero", O_RDONLY);
+	ck_assert_int_ge(fd, 3);
+	ck_assert_int_eq(fcntl(fd, F_SETFD, FD_CLOEXEC), 0);
+	ck_assert_int_eq(send(sv[0], "x", 1, 0), 1);
+	ck_assert_int_eq(recvmsg(sv[1], &m, 0), 1);
+	ck_assert_int_eq(send(sv[0], "x", 1, 0), 1);
+	c.hdr.cmsg_level = SOL_SOCKET;
+	c.hdr.cmsg_type = SCM_RIGHTS;
+	c.hdr.cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(&c.hdr), &fd, sizeof(fd));
+	m.msg_control = c.buf;
+	m.msg_controllen = sizeof(c.buf);
+	ck_assert_int_eq(recvmsg(sv[1], &m, 0), 1);
+	ck_assert_int_eq(m.msg_controllen, 0);
+	snprintf(number, sizeof(number), "%d", fd);
+	ck_assert_int_eq(output_of(fdreport, "--status-fd", number, false, got,
+				   sizeof(got)),
+			 0);
+	ck_assert_msg(
+		!lists_fd(got, fd),
+		"fd %d, left in the control buffer, taken for one received",
+		fd);
+	close(fd);
+	close(sv[0]);
+	close(sv[1]);
+}
+END_TEST
+
 static Suite *policy_suite(void)
 {
 	Suite *s = suite_create("policy");
@@ -964,6 +1129,9 @@ static Suite *policy_suite(void)
 	tl_add(s, stale_listen_fds_are_ignored);
 	tl_add_loop(s, fd_named_in_arguments_reaches_the_child, 2);
 	tl_add(s, a_mark_received_is_no_fd);
+	tl_add(s, two_fds_in_one_message_are_both_noted);
+	tl_add(s, a_stale_control_buffer_is_not_read);
+	tl_add(s, an_empty_datagram_carries_an_fd);
 	tl_add_env(s, audit_names_the_creating_call, 1,
 		   "CLOEXEC_POLICY=mode=audit log=" LOG);
 	tl_add_env(s, report_alongside_enforcement, 1,
