@@ -309,6 +309,31 @@ START_TEST(listen_fds_first_wins)
 END_TEST
 
 /*
+ * More sockets than a kept list holds: the first HANDOFF_KEPT_MAX
+ * numbers from 3 are looked at, and none after, however few of those
+ * are open.
+ */
+START_TEST(listen_fds_beyond_the_bound)
+{
+	char *none[] = { NULL };
+	char *env[] = { fmt("LISTEN_FDS=%d", HANDOFF_KEPT_MAX + 10),
+			fmt("LISTEN_PID=%d", (int)getpid()), NULL };
+	const char *why = "socket activation (LISTEN_FDS)";
+	int last = 3 + HANDOFF_KEPT_MAX - 1, past = last + 1;
+	const char *got;
+
+	ck_assert_int_eq(fcntl(a, F_DUPFD, last), last);
+	ck_assert_int_eq(fcntl(a, F_DUPFD, past), past);
+	got = chosen(none, env);
+	ck_assert_msg(strstr(got, fmt("%d:%s;", last, why)), "%d not in %s",
+		      last, got);
+	ck_assert_msg(!strstr(got, fmt("%d:", past)), "%d in %s", past, got);
+	close(last);
+	close(past);
+}
+END_TEST
+
+/*
  * make's jobserver: the last --jobserver-auth=R,W (or -fds) among
  * MAKEFLAGS' words, up to the word "--", in the first MAKEFLAGS (as
  * getenv finds it), of a pair of pipes this process was given.
@@ -774,6 +799,7 @@ int main(void)
 	tcase_add_test(tc, shell_text_edges);
 	tcase_add_test(tc, shells_file);
 	tcase_add_test(tc, listen_fds_first_wins);
+	tcase_add_test(tc, listen_fds_beyond_the_bound);
 	tcase_add_test(tc, make_jobserver);
 	tcase_add_test(tc, environment_handovers);
 	tcase_add_test(tc, every_environment_row);
