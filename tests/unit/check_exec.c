@@ -309,6 +309,31 @@ START_TEST(listen_fds_first_wins)
 END_TEST
 
 /*
+ * execve takes a NULL argv or envp (Linux reads each as empty): the
+ * rules read the other as ever, and never the NULL.
+ */
+START_TEST(null_argv_or_environment)
+{
+	char *argv[] = { "dpkg", "--status-fd", fmt("%d", a), NULL };
+	char *env[] = { fmt("LISTEN_FDS=%d", b - 2),
+			fmt("LISTEN_PID=%d", (int)getpid()), NULL };
+	char *empty[] = { NULL };
+	const char *got;
+
+	ck_assert_str_eq(chosen(argv, NULL),
+			 fmt("%d:named as --status-fd %d;", a, a));
+	/* socat by its path: a program with rows, then no argv to read. */
+	got = chosen_for("/usr/bin/socat", NULL, env);
+	ck_assert_msg(strstr(got, fmt("%d:socket activation (LISTEN_FDS);", b)),
+		      "a NULL argv: %s", got);
+	got = chosen_for("/usr/bin/socat", empty, env);
+	ck_assert_msg(strstr(got, fmt("%d:socket activation (LISTEN_FDS);", b)),
+		      "an empty argv: %s", got);
+	ck_assert_str_eq(chosen_for("/usr/bin/socat", NULL, NULL), "");
+}
+END_TEST
+
+/*
  * More sockets than a kept list holds: the first HANDOFF_KEPT_MAX
  * numbers from 3 are looked at, and none after, however few of those
  * are open.
@@ -800,6 +825,7 @@ int main(void)
 	tcase_add_test(tc, shells_file);
 	tcase_add_test(tc, listen_fds_first_wins);
 	tcase_add_test(tc, listen_fds_beyond_the_bound);
+	tcase_add_test(tc, null_argv_or_environment);
 	tcase_add_test(tc, make_jobserver);
 	tcase_add_test(tc, environment_handovers);
 	tcase_add_test(tc, every_environment_row);
