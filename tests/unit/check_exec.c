@@ -421,6 +421,21 @@ START_TEST(make_jobserver)
 	char *trailing[] = { past_nul, NULL };
 	size_t i;
 
+	/*
+	 * A pair that is not two pipes given to this process: a file for
+	 * W, a pipe of its own for W, or 0-2.
+	 */
+	int file = open("/dev/null", O_RDONLY), own = fcntl(b, F_DUPFD, 62);
+	char *not_a_pair[][2] = {
+		{ fmt("MAKEFLAGS= --jobserver-auth=%d,%d", a, 61), NULL },
+		{ fmt("MAKEFLAGS= --jobserver-auth=%d,%d", a, own), NULL },
+		{ fmt("MAKEFLAGS= --jobserver-auth=%d,%d", 1, b), NULL },
+		{ fmt("MAKEFLAGS= --jobserver-auth=%d,%d", a, 2), NULL },
+	};
+
+	ck_assert_int_eq(dup2(file, 61), 61);
+	close(file);
+	ck_assert_int_eq(own, 62);
 	snprintf(past_nul, sizeof(past_nul),
 		 "MAKEFLAGS= -Ia\\%c --jobserver-auth=%d,%d", '\0', a, b);
 	/* A pair this process made is no jobserver it was given. */
@@ -435,6 +450,13 @@ START_TEST(make_jobserver)
 		ck_assert_msg(!strcmp(chosen(none, not_kept[i]), ""),
 			      "%s %s: kept", not_kept[i][0],
 			      not_kept[i][1] ? not_kept[i][1] : "");
+	fdtable_note_new(61, FDT_INHERITED);
+	for (i = 0; i < sizeof(not_a_pair) / sizeof(*not_a_pair); i++)
+		ck_assert_msg(!strcmp(chosen(none, not_a_pair[i]), ""),
+			      "%s: kept", not_a_pair[i][0]);
+	fdtable_forget(61);
+	close(61);
+	close(own);
 	fdtable_forget(a);
 	fdtable_forget(b);
 }
