@@ -593,6 +593,10 @@ static long do_execve_null_path(void *fn)
 {
 	return FN(execve)(nul(), env_argv, environ);
 }
+static long do_execve_bad_path(void *fn)
+{
+	return FN(execve)(bad(), env_argv, environ);
+}
 static long do_execve_null_argv(void *fn)
 {
 	return FN(execve)("/nonexistent", nul(), nul());
@@ -688,6 +692,7 @@ static long do_execveat_null_env(void *fn)
 		return exec_outcome(do_##name, fn); \
 	}
 EXEC(execve_null_path)
+EXEC(execve_bad_path)
 EXEC(execve_null_argv)
 EXEC(execve_null_env)
 EXEC(execve_nulls)
@@ -887,6 +892,7 @@ static const struct row {
 	/* The exec family: env(1)'s output is counted, so an empty
 	 * environment is 0 (the kernel takes a NULL argv or envp as empty). */
 	ROW(execve, "NULL path", execve_null_path, -1, EFAULT, 0),
+	ROW(execve, "bad path", execve_bad_path, -1, EFAULT, 0),
 	ROW(execve, "NULL argv, NULL envp, no file", execve_null_argv, -1,
 	    ENOENT, 0),
 	ROW(execve, "NULL envp", execve_null_env, 0, 0, 0),
