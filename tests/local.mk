@@ -298,8 +298,10 @@ tests_lib_libctoropen_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 # (next.test).
 check_LTLIBRARIES += tests/lib/libnextsocket.la
 tests_lib_libnextsocket_la_SOURCES = tests/lib/nextsocket.c
-tests_lib_libnextsocket_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+tests_lib_libnextsocket_la_LDFLAGS = -module -avoid-version -rpath /nowhere \
+	-Wl,--version-script=$(top_srcdir)/tests/lib/nextsocket.map
 tests_lib_libnextsocket_la_LIBADD = -ldl
+EXTRA_DIST += tests/lib/nextsocket.map
 
 # A /tmp without O_TMPFILE, preloaded after the library (policy.test).
 check_LTLIBRARIES += tests/lib/libnotmpfile.la
