@@ -1409,6 +1409,9 @@ START_TEST(errors_match_libc)
 	tl_errno_is(inotify_init1(0x1234), EINVAL);
 	tl_errno_is(syscall(SYS_dup3, fd, fd, 0), EINVAL);
 	tl_errno_is(syscall(SYS_pipe2, fds, 0x1234), EINVAL);
+#ifdef SYS_epoll_create
+	tl_errno_is(syscall(SYS_epoll_create1, 0x1234), EINVAL);
+#endif
 }
 END_TEST
 
