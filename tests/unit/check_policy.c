@@ -481,6 +481,10 @@ START_TEST(glob)
 	ck_assert(policy_glob("[ab]x", 5, "bx"));
 	ck_assert(!policy_glob("[!ab]x", 6, "bx"));
 	ck_assert(policy_glob("[a-c]*", 6, "cat"));
+	/* Three characters in brackets are a set, not a range, without '-'. */
+	ck_assert(policy_glob("[abd]", 5, "d"));
+	ck_assert(!policy_glob("[abd]", 5, "c"));
+	ck_assert(policy_glob("[a-]", 4, "-"));
 	ck_assert(policy_glob("*.sock", 6, "/run/x.sock"));
 	ck_assert(!policy_glob("*.sock", 6, "/run/x.socket"));
 	ck_assert(policy_glob("*a*b", 4, "xaxxbab"));
