@@ -927,6 +927,32 @@ START_TEST(a_mark_received_is_no_fd)
 }
 END_TEST
 
+/* An SCM_RIGHTS control message of n fds, in a buffer of size bytes. */
+static void put_rights(struct cmsghdr *hdr, size_t size, const int *fds,
+		       size_t n)
+{
+	memset(hdr, 0, size);
+	hdr->cmsg_level = SOL_SOCKET;
+	hdr->cmsg_type = SCM_RIGHTS;
+	hdr->cmsg_len = CMSG_LEN(n * sizeof(int));
+	memcpy(CMSG_DATA(hdr), fds, n * sizeof(int));
+}
+
+/*
+ * Is fd's flag the library's?  A child it is named to (the number rule)
+ * gets it only then.
+ */
+static bool flag_is_the_librarys(const char *fdreport, int fd)
+{
+	char number[16], got[4096];
+
+	snprintf(number, sizeof(number), "%d", fd);
+	ck_assert_int_eq(output_of(fdreport, "--status-fd", number, false, got,
+				   sizeof(got)),
+			 0);
+	return lists_fd(got, fd);
+}
+
 /*
  * One control message of two fds: both are the library's, the second
  * too (the one-fd shortcut must not take a message it does not fit).
@@ -941,7 +967,7 @@ START_TEST(two_fds_in_one_message_are_both_noted)
 		struct cmsghdr hdr;
 		char buf[CMSG_SPACE(2 * sizeof(int))];
 	} c;
-	char number[16], got[4096], byte = 'x';
+	char byte = 'x';
 	struct iovec iov = { &byte, 1 };
 	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
 	int sv[2], fds[2], got_fds[2], i, round;
@@ -953,11 +979,7 @@ START_TEST(two_fds_in_one_message_are_both_noted)
 	fds[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	fds[1] = open("/dev/zero", O_RDONLY | O_CLOEXEC);
 	for (round = 0; round < 2; round++) {
-		memset(&c, 0, sizeof(c));
-		c.hdr.cmsg_level = SOL_SOCKET;
-		c.hdr.cmsg_type = SCM_RIGHTS;
-		c.hdr.cmsg_len = CMSG_LEN(sizeof(fds));
-		memcpy(CMSG_DATA(&c.hdr), fds, sizeof(fds));
+		put_rights(&c.hdr, sizeof(c), fds, 2);
 		m.msg_control = c.buf;
 		m.msg_controllen = sizeof(c.buf);
 		ck_assert_int_eq(sendmsg(sv[0], &m, 0), 1);
@@ -969,13 +991,8 @@ START_TEST(two_fds_in_one_message_are_both_noted)
 		memcpy(got_fds, CMSG_DATA(&c.hdr), sizeof(got_fds));
 		for (i = 0; i < 2; i++) {
 			ck_assert(tl_cloexec(got_fds[i]));
-			snprintf(number, sizeof(number), "%d", got_fds[i]);
-			ck_assert_int_eq(output_of(fdreport, "--status-fd",
-						   number, false, got,
-						   sizeof(got)),
-					 0);
 			ck_assert_msg(
-				lists_fd(got, got_fds[i]),
+				flag_is_the_librarys(fdreport, got_fds[i]),
 				"recvmsg %d: fd %d of two received is not the library's",
 				round, got_fds[i]);
 			close(got_fds[i]);
@@ -1000,7 +1017,6 @@ START_TEST(an_empty_datagram_carries_an_fd)
 		struct cmsghdr hdr;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} c;
-	char number[16], got[4096];
 	struct msghdr m;
 	int sv[2], fd, got_fd, round;
 
@@ -1010,11 +1026,7 @@ START_TEST(an_empty_datagram_carries_an_fd)
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
 	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	for (round = 0; round < 2; round++) {
-		memset(&c, 0, sizeof(c));
-		c.hdr.cmsg_level = SOL_SOCKET;
-		c.hdr.cmsg_type = SCM_RIGHTS;
-		c.hdr.cmsg_len = CMSG_LEN(sizeof(fd));
-		memcpy(CMSG_DATA(&c.hdr), &fd, sizeof(fd));
+		put_rights(&c.hdr, sizeof(c), &fd, 1);
 		m = (struct msghdr){ .msg_control = c.buf,
 				     .msg_controllen = sizeof(c.buf) };
 		ck_assert_int_eq(sendmsg(sv[0], &m, 0), 0);
@@ -1027,11 +1039,7 @@ START_TEST(an_empty_datagram_carries_an_fd)
 			      "recvmsg %d: msg_flags %#x", round, m.msg_flags);
 		memcpy(&got_fd, CMSG_DATA(&c.hdr), sizeof(got_fd));
 		ck_assert(tl_cloexec(got_fd));
-		snprintf(number, sizeof(number), "%d", got_fd);
-		ck_assert_int_eq(output_of(fdreport, "--status-fd", number,
-					   false, got, sizeof(got)),
-				 0);
-		ck_assert_msg(lists_fd(got, got_fd),
+		ck_assert_msg(flag_is_the_librarys(fdreport, got_fd),
 			      "recvmsg %d: fd %d received is not the library's",
 			      round, got_fd);
 		close(got_fd);
@@ -1055,7 +1063,7 @@ START_TEST(a_stale_control_buffer_is_not_read)
 		struct cmsghdr hdr;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} c;
-	char number[16], got[4096], byte = 'x';
+	char byte = 'x';
 	struct iovec iov = { &byte, 1 };
 	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
 	int sv[2], fd;
@@ -1070,20 +1078,13 @@ START_TEST(a_stale_control_buffer_is_not_read)
 	ck_assert_int_eq(send(sv[0], "x", 1, 0), 1);
 	ck_assert_int_eq(recvmsg(sv[1], &m, 0), 1);
 	ck_assert_int_eq(send(sv[0], "x", 1, 0), 1);
-	c.hdr.cmsg_level = SOL_SOCKET;
-	c.hdr.cmsg_type = SCM_RIGHTS;
-	c.hdr.cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(&c.hdr), &fd, sizeof(fd));
+	put_rights(&c.hdr, sizeof(c), &fd, 1);
 	m.msg_control = c.buf;
 	m.msg_controllen = sizeof(c.buf);
 	ck_assert_int_eq(recvmsg(sv[1], &m, 0), 1);
 	ck_assert_int_eq(m.msg_controllen, 0);
-	snprintf(number, sizeof(number), "%d", fd);
-	ck_assert_int_eq(output_of(fdreport, "--status-fd", number, false, got,
-				   sizeof(got)),
-			 0);
 	ck_assert_msg(
-		!lists_fd(got, fd),
+		!flag_is_the_librarys(fdreport, fd),
 		"fd %d, left in the control buffer, taken for one received",
 		fd);
 	close(fd);
