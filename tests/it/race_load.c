@@ -341,6 +341,30 @@ START_TEST(bare_fork_while_the_loader_is_busy)
 }
 END_TEST
 
+/*
+ * The same where the library's calls were bound at start (LD_BIND_NOW):
+ * next.c has no link_map to walk then, and every look-up is dlsym's, which
+ * takes the loader's lock.  Elsewhere next.c finds timerfd_create without
+ * it, and a child that looked it up itself would not wait.
+ */
+START_TEST(raw_clone_bound_at_start_while_the_loader_is_busy)
+{
+	copy_while_the_loader_is_busy(0);
+}
+END_TEST
+
+START_TEST(libc_clone_bound_at_start_while_the_loader_is_busy)
+{
+	copy_while_the_loader_is_busy(1);
+}
+END_TEST
+
+START_TEST(bare_fork_bound_at_start_while_the_loader_is_busy)
+{
+	copy_while_the_loader_is_busy(2);
+}
+END_TEST
+
 static Suite *load_suite(void)
 {
 	Suite *s = suite_create("race_load");
@@ -349,6 +373,12 @@ static Suite *load_suite(void)
 	tl_add(s, raw_clone_while_the_loader_is_busy);
 	tl_add(s, libc_clone_while_the_loader_is_busy);
 	tl_add(s, bare_fork_while_the_loader_is_busy);
+	tl_add_env(s, raw_clone_bound_at_start_while_the_loader_is_busy, 1,
+		   "LD_BIND_NOW=1");
+	tl_add_env(s, libc_clone_bound_at_start_while_the_loader_is_busy, 1,
+		   "LD_BIND_NOW=1");
+	tl_add_env(s, bare_fork_bound_at_start_while_the_loader_is_busy, 1,
+		   "LD_BIND_NOW=1");
 	return s;
 }
 
