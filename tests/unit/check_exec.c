@@ -756,6 +756,10 @@ START_TEST(shell_text_edges)
 		{ "sh", "-", fmt("cat >&%d", a), NULL },
 		/* a script's own arguments: the options end at its name */
 		{ "sh", "script", "-c", fmt("cat >&%d", a), NULL },
+		/* and at --: a script named -c */
+		{ "sh", "--", "-c", fmt("cat >&%d", a), NULL },
+		/* a long option is no cluster, even one ending in c */
+		{ "sh", "--norc", fmt("cat >&%d", a), NULL },
 	};
 	size_t i;
 
