@@ -485,6 +485,9 @@ START_TEST(glob)
 	ck_assert(policy_glob("[abd]", 5, "d"));
 	ck_assert(!policy_glob("[abd]", 5, "c"));
 	ck_assert(policy_glob("[a-]", 4, "-"));
+	/* After a range, the set goes on with the next character. */
+	ck_assert(policy_glob("[a-cx]", 6, "x"));
+	ck_assert(policy_glob("[0-35-7]", 8, "6"));
 	ck_assert(policy_glob("*.sock", 6, "/run/x.sock"));
 	ck_assert(!policy_glob("*.sock", 6, "/run/x.socket"));
 	ck_assert(policy_glob("*a*b", 4, "xaxxbab"));
