@@ -788,7 +788,7 @@ START_TEST(shells_file)
 	char dir[] = "/tmp/cloexec-shells.XXXXXX", tmux[64], mysh[64];
 	char other[64];
 	char list[256];
-	struct stat st;
+	struct stat st, proc, sys;
 	int fd;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -812,6 +812,21 @@ START_TEST(shells_file)
 	ck_assert(shell_listed(list, &st));
 	snprintf(list, sizeof(list), "/bin/sh\n%s", tmux);
 	ck_assert(shell_listed(list, &st));
+	/* A file on another device, and an empty line, before it. */
+	snprintf(list, sizeof(list), "/dev/null\n\n%s\n", tmux);
+	ck_assert(shell_listed(list, &st));
+	/* execve(NULL, ...) names no file, let alone a shell. */
+	ck_assert(!shell_path(NULL));
+	/*
+	 * The same inode number on another device is another file: proc's
+	 * root and sysfs's are both inode 1 (where /sys is mounted).
+	 */
+	ck_assert_int_eq(stat("/proc", &proc), 0);
+	if (stat("/sys", &sys) == 0 && sys.st_ino == proc.st_ino &&
+	    sys.st_dev != proc.st_dev) {
+		snprintf(list, sizeof(list), "/proc\n");
+		ck_assert(!shell_listed(list, &sys));
+	}
 	/*
 	 * Another file on the same device; a path that is not absolute,
 	 * though from here it would name the shell.
