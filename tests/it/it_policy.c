@@ -610,6 +610,40 @@ START_TEST(listen_fds_reach_the_server)
 }
 END_TEST
 
+/*
+ * A vfork child that changes its credentials (setgid to its own group:
+ * the wrapper reports a change all the same) shares its parent's memory:
+ * what the change means is for its own exec, and the parent's forced
+ * sockets still reach the server the parent starts.
+ */
+static void two_sockets_then_a_vfork_child_setgid(void)
+{
+	pid_t pid;
+
+	two_sockets_announced();
+	pid = vfork();
+	if (pid == 0) {
+		if (setgid(getgid()))
+			_exit(1);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, NULL, 0) != pid)
+		_exit(2);
+}
+
+START_TEST(a_vfork_childs_setgid_is_not_the_parents)
+{
+	char buf[4096];
+
+	if (skip())
+		return;
+	clean_child_report(two_sockets_then_a_vfork_child_setgid, buf,
+			   sizeof(buf));
+	ck_assert_msg(!strncmp(buf, "3 ", 2) && strstr(buf, "\n4 "),
+		      "the server got: %s", buf);
+}
+END_TEST
+
 /* A stale LISTEN_PID names another process: nothing is unmarked. */
 static void two_sockets_stale(void)
 {
@@ -1127,6 +1161,7 @@ static Suite *policy_suite(void)
 		   "CLOEXEC_POLICY=scope=process");
 	tl_add(s, scope_tree_by_default);
 	tl_add(s, listen_fds_reach_the_server);
+	tl_add(s, a_vfork_childs_setgid_is_not_the_parents);
 	tl_add(s, stale_listen_fds_are_ignored);
 	tl_add_loop(s, fd_named_in_arguments_reaches_the_child, 2);
 	tl_add(s, a_mark_received_is_no_fd);
