@@ -83,6 +83,7 @@ struct scan {
 	size_t nprocs, cap, scanned, counts[RISK_COUNT];
 	char unreadable[1024];
 	size_t nunreadable;
+	bool unreadable_cut; /* a process counted there is not named */
 };
 
 /* The whole of a small /proc file, NUL-terminated; -1 with errno. */
@@ -437,6 +438,8 @@ static void note_unreadable(struct scan *sc, int pid)
 	if (len + 96 < sizeof(sc->unreadable))
 		snprintf(sc->unreadable + len, sizeof(sc->unreadable) - len,
 			 "%s%d (%s)", len ? ", " : "", pid, safe);
+	else
+		sc->unreadable_cut = true;
 }
 
 /*
@@ -731,9 +734,7 @@ int scan_run(char **pids, enum scan_format format, const char *output,
 	if (sc.nunreadable)
 		fprintf(json ? stderr : stdout, "; %zu not readable: %s%s",
 			sc.nunreadable, sc.unreadable,
-			strlen(sc.unreadable) + 64 >= sizeof(sc.unreadable) ?
-				", ..." :
-				"");
+			sc.unreadable_cut ? ", ..." : "");
 	fputs("\n", json ? stderr : stdout);
 	if (sc.prom) {
 		int written =
