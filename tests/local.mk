@@ -23,6 +23,8 @@ AM_TESTS_ENVIRONMENT = \
 	export OLDKERNEL_LIB; \
 	SLOWINIT_LIB='$(abs_top_builddir)/tests/lib/.libs/libslowinit.so'; \
 	export SLOWINIT_LIB; \
+	MAPSGATE_LIB='$(abs_top_builddir)/tests/lib/.libs/libmapsgate.so'; \
+	export MAPSGATE_LIB; \
 	CTOROPEN_LIB='$(abs_top_builddir)/tests/lib/.libs/libctoropen.so'; \
 	export CTOROPEN_LIB; \
 	PLANTLINK_LIB='$(abs_top_builddir)/tests/lib/.libs/libplantlink.so'; \
@@ -313,6 +315,12 @@ tests_lib_libnotmpfile_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 check_LTLIBRARIES += tests/lib/libplantlink.la
 tests_lib_libplantlink_la_SOURCES = tests/lib/plantlink.c
 tests_lib_libplantlink_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+
+# An exec between the open of a process's maps and their read, made
+# certain: preloaded into cloexec (tree.test).
+check_LTLIBRARIES += tests/lib/libmapsgate.la
+tests_lib_libmapsgate_la_SOURCES = tests/lib/mapsgate.c
+tests_lib_libmapsgate_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 
 # An empty shared library: the "other preload" of the command tests.
 check_LTLIBRARIES += tests/lib/libempty.la

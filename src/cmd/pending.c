@@ -73,9 +73,15 @@ enum library_in {
 	 */
 	LIBRARY_ABSENT,
 	LIBRARY_MAPPED, /* its start line comes right after */
+	/*
+	 * maps read nothing: a zombie's reads so, and so does one opened
+	 * before an exec and read after it (the fd holds the image that
+	 * the exec left).
+	 */
+	LIBRARY_UNREAD,
 };
 
-static enum library_in library_in(long pid)
+static enum library_in maps_show(long pid)
 {
 	static const char name[] = "/libcloexec.so";
 	char path[64], buf[65536];
@@ -101,7 +107,43 @@ static enum library_in library_in(long pid)
 		}
 	}
 	close(fd);
-	return found ? LIBRARY_MAPPED : total ? LIBRARY_ABSENT : LIBRARY_GONE;
+	return found ? LIBRARY_MAPPED : total ? LIBRARY_ABSENT : LIBRARY_UNREAD;
+}
+
+/*
+ * True if pid is a zombie or gone.  Its stat's state follows the last
+ * ')': the comm before it is the process's to choose, ')' included.
+ */
+static bool ended(long pid)
+{
+	char path[64], buf[512], *state;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	state = strrchr(buf, ')');
+	return !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X';
+}
+
+/*
+ * What pid's maps say.  A process of the tree that exec'd between their
+ * open and their read is read again (three times at most: an exec each
+ * time is a process that keeps exec'ing, and not started anyway).
+ */
+static enum library_in library_in(long pid)
+{
+	enum library_in in = maps_show(pid);
+	int again;
+
+	for (again = 0; in == LIBRARY_UNREAD && again < 3; again++)
+		in = ended(pid) ? LIBRARY_GONE : maps_show(pid);
+	return in;
 }
 
 /*
@@ -163,6 +205,7 @@ enum pending_what pending_starts(struct pending *p, int copy, off_t size,
 		case LIBRARY_MAPPED:
 			return PENDING_START;
 		case LIBRARY_ABSENT:
+		case LIBRARY_UNREAD: /* alive, and read nothing again */
 			maybe = true;
 			break;
 		case LIBRARY_GONE:
