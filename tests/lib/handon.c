@@ -48,9 +48,10 @@
  *		the same, FILE's fd moved to 4096 first by F_DUPFD (the fd
  *		table's second chunk; the fd limit raised to 4097 if lower;
  *		77 where it cannot be)
- *	handon terminal PROGRAM ARG...
+ *	handon terminal [spawn] PROGRAM ARG...
  *		openpty(), open /etc/passwd, fork and exec PROGRAM: a terminal
- *		program starting a session
+ *		program starting a session; with spawn, by posix_spawnp, no
+ *		fork before it
  *	handon children N PROGRAM ARG...
  *		open /etc/passwd, then N times, one after another: fork, the
  *		child execs PROGRAM, the parent waits for it (a daemon's hooks)
@@ -67,6 +68,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -308,9 +310,12 @@ static int drop(char **argv, int raw)
 /*
  * A terminal program (tmux, screen, script): it makes a pty, then starts
  * a session's program in a fork child, with a file it opened plainly.
+ * Or by posix_spawn: the library then asks whether this is a shell for
+ * the first time after the terminal was made.
  */
 static int terminal(char **argv)
 {
+	extern char **environ;
 	int master, slave, fd;
 	pid_t pid;
 
@@ -319,6 +324,12 @@ static int terminal(char **argv)
 		return 2;
 	}
 	fd = plain_open("/etc/passwd");
+	if (!strcmp(argv[0], "spawn")) {
+		argv = with_fd(argv + 1, fd);
+		if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ))
+			return 127;
+		return wait_for(pid);
+	}
 	pid = fork();
 	if (pid == 0)
 		_exit(run(argv, fd));
