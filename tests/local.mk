@@ -25,6 +25,8 @@ AM_TESTS_ENVIRONMENT = \
 	export SLOWINIT_LIB; \
 	MAPSGATE_LIB='$(abs_top_builddir)/tests/lib/.libs/libmapsgate.so'; \
 	export MAPSGATE_LIB; \
+	HOLDLINE_LIB='$(abs_top_builddir)/tests/lib/.libs/libholdline.so'; \
+	export HOLDLINE_LIB; \
 	CTOROPEN_LIB='$(abs_top_builddir)/tests/lib/.libs/libctoropen.so'; \
 	export CTOROPEN_LIB; \
 	PLANTLINK_LIB='$(abs_top_builddir)/tests/lib/.libs/libplantlink.so'; \
@@ -321,6 +323,12 @@ tests_lib_libplantlink_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 check_LTLIBRARIES += tests/lib/libmapsgate.la
 tests_lib_libmapsgate_la_SOURCES = tests/lib/mapsgate.c
 tests_lib_libmapsgate_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+
+# cloexec held after it wrote the program's exec line, before it copied
+# it (trust.test).
+check_LTLIBRARIES += tests/lib/libholdline.la
+tests_lib_libholdline_la_SOURCES = tests/lib/holdline.c
+tests_lib_libholdline_la_LDFLAGS = -module -avoid-version -rpath /nowhere
 
 # An empty shared library: the "other preload" of the command tests.
 check_LTLIBRARIES += tests/lib/libempty.la
