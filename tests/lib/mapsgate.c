@@ -65,6 +65,7 @@ ssize_t read(int fd, void *buf, size_t size)
 }
 
 /* What a read of a known buffer becomes under _FORTIFY_SOURCE. */
+ssize_t __read_chk(int fd, void *buf, size_t size, size_t buf_size);
 ssize_t __read_chk(int fd, void *buf, size_t size, size_t buf_size)
 {
 	if (size > buf_size)
