@@ -3,9 +3,9 @@
  * An exec between the open of a process's /proc/PID/maps and its first
  * read, made certain: preloaded into cloexec, read() holds that first
  * read until the process runs MAPSGATE_EXE (a file name, no directory),
- * 5 s at most.  The fd, opened on the image the exec left, then reads
- * nothing (tree.test).  Without MAPSGATE_EXE, or for any other fd, read()
- * is the kernel's.
+ * or is gone, 5 s at most.  The fd, opened on the image the exec left,
+ * then reads nothing (tree.test).  Without MAPSGATE_EXE, or for any other
+ * fd, read() is the kernel's.
  */
 #include "config.h"
 
@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Does /proc/PID/exe name a file called exe? */
+/* 1 if /proc/PID/exe names a file called exe, 0 if another, -1: gone. */
 static int runs(long pid, const char *exe)
 {
 	char link[64], target[4096];
@@ -26,7 +26,7 @@ static int runs(long pid, const char *exe)
 	snprintf(link, sizeof(link), "/proc/%ld/exe", pid);
 	n = readlink(link, target, sizeof(target) - 1);
 	if (n <= 0)
-		return 0;
+		return -1;
 	target[n] = '\0';
 	base = strrchr(target, '/');
 	return !strcmp(base ? base + 1 : target, exe);
@@ -54,7 +54,7 @@ static void gate(int fd)
 	if (end == target + 6 || strcmp(end, "/maps") || pid == getpid() ||
 	    lseek(fd, 0, SEEK_CUR) != 0)
 		return;
-	for (i = 0; i < 500 && !runs(pid, exe); i++)
+	for (i = 0; i < 500 && runs(pid, exe) == 0; i++)
 		nanosleep(&tick, NULL);
 }
 
