@@ -2,8 +2,9 @@
 /*
  * The line writer's clock: line_time() turns CLOCK_REALTIME into a UTC
  * date and time by hand (no gmtime, no locale), checked here at chosen
- * instants, the clock being this file's own.  And its strings: UTF-8
- * copied as it is, every other byte escaped.
+ * instants, the clock being this file's own, and syslog's time stamp
+ * too.  And its strings: UTF-8 copied as it is, every other byte
+ * escaped.
  */
 #include "config.h"
 
@@ -68,6 +69,27 @@ START_TEST(utc_as_gmtime)
 		strftime(want, sizeof(want), "%Y-%m-%dT%H:%M:%S.123456Z", &tm);
 		time_is(sec, want);
 	}
+}
+END_TEST
+
+static void syslog_time_is(long long sec, const char *want)
+{
+	char got[16];
+
+	fake_sec = sec;
+	line_syslog_time(got);
+	fake_sec = -1;
+	ck_assert_str_eq(got, want);
+}
+
+/* RFC 3164's day of the month: a space before one digit, none before two. */
+START_TEST(syslog_time_at_chosen_instants)
+{
+	syslog_time_is(0, "Jan  1 00:00:00");
+	syslog_time_is(1709210096, "Feb 29 12:34:56");
+	syslog_time_is(1733788799, "Dec  9 23:59:59");
+	syslog_time_is(1733788800, "Dec 10 00:00:00");
+	syslog_time_is(1767225599, "Dec 31 23:59:59");
 }
 END_TEST
 
@@ -170,6 +192,7 @@ int main(void)
 
 	tcase_add_test(tc, utc_at_chosen_instants);
 	tcase_add_test(tc, utc_as_gmtime);
+	tcase_add_test(tc, syslog_time_at_chosen_instants);
 	tcase_add_test(tc, utf8_copied_the_rest_escaped);
 	tcase_add_test(tc, a_value_cut_at_its_cap);
 	suite_add_tcase(s, tc);
