@@ -11,10 +11,11 @@
  *		dupfd_cloexec) and closes the original, then execs PROGRAM with
  *		the copy's number; HOW "open": the child opens /etc/passwd,
  *		"open:N": again and again, until it is fd N
- *	handon lock TYPE -x|-d|-s|-r|-h|-u|-c FILE PROGRAM ARG...
+ *	handon lock TYPE -x|-d|-D|-s|-r|-h|-u|-c FILE PROGRAM ARG...
  *		open FILE and lock it (flock, lockf, fcntl or ofd), then start
  *		PROGRAM: -x in place; -d as daemonize(1) does (fork, the child
- *		calls setsid and execs, the parent exits at once); -s the same,
+ *		calls setsid and execs, the parent exits at once); -D the same
+ *		by _Fork(), which runs no fork handlers; -s as -d,
  *		but the parent lingers until the child ends; -r fork, the
  *		parent exits, the child execs once it is gone; -h as a daemon
  *		runs a hook (fork and exec, the parent keeps its copy and
@@ -161,7 +162,7 @@ static int lock(int argc, char **argv)
 	pid_t pid, parent = getpid();
 	int fd;
 
-	if (argc < 6 || mode[0] != '-' || !strchr("xdsrhuc", mode[1]))
+	if (argc < 6 || mode[0] != '-' || !strchr("xdDsrhuc", mode[1]))
 		return 2;
 	/*
 	 * -c: a job runner's child locks, then becomes the job; -u: the same,
@@ -180,17 +181,21 @@ static int lock(int argc, char **argv)
 	}
 	if (strchr("xcu", mode[1]))
 		return run(prog, fd);
+#if HAVE__FORK
+	pid = mode[1] == 'D' ? _Fork() : fork();
+#else
 	pid = fork();
+#endif
 	if (pid < 0)
 		return 2;
 	if (pid == 0) {
-		if ((mode[1] == 'd' || mode[1] == 's') && setsid() < 0)
+		if (strchr("dDs", mode[1]) && setsid() < 0)
 			_exit(2);
 		while (mode[1] == 'r' && getppid() == parent)
 			usleep(1000);
 		_exit(run(prog, fd));
 	}
-	if (mode[1] == 'd' || mode[1] == 'r')
+	if (strchr("dDr", mode[1]))
 		return 0;
 	return wait_for(pid);
 }
