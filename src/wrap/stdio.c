@@ -232,8 +232,9 @@ fopen_slow(const char *call, FILE *(*real)(const char *, const char *),
 /*
  * mode_with_e()'s work for the usual modes, in one pass, into buf (8
  * bytes): "r" is "re", "rb+" is "reb+".  False for one with an "e"
- * already, a ",ccs=" part or more modifiers than glibc reads: the general
- * path's.  The commonest, a letter alone, is one store.
+ * already, a ",ccs=" part, or more than five modifiers, which buf has no
+ * room for with the "e": the general path's.  The commonest, a letter
+ * alone, is one store.
  */
 WRAPPER_HELPER bool fopen_fast_mode(const char *mode, char buf[8])
 {
@@ -249,7 +250,7 @@ WRAPPER_HELPER bool fopen_fast_mode(const char *mode, char buf[8])
 		return false;
 	buf[0] = mode[0];
 	buf[1] = 'e';
-	for (i = 1; i < 7 && mode[i]; i++) {
+	for (i = 1; i < 6 && mode[i]; i++) {
 		if (mode[i] == 'e' || mode[i] == ',')
 			return false;
 		buf[i + 1] = mode[i];
