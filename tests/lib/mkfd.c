@@ -6,11 +6,12 @@
  *	mkfd [-e] [close:N]... CALL...
  *
  * close:N closes fd N first (to see the std-fd rule); dup2:N is dup2 of
- * a /dev/null onto N (dup2 alone: of fd 2 onto 50), dup2:self of one onto
- * itself, which changes nothing and returns it.  For each CALL, one
- * line per fd it made: "CALL FD cloexec=0|1 nonblock=0|1".  Exit status 0,
- * or 1 if a call failed (with the error on stderr).  With -e, a call
- * that succeeds and changes errno says so: "CALL changed errno to N".
+ * a /dev/null onto N (dup2 alone: of fd 2 onto 50; sysdup2: the same onto
+ * 51 by syscall(SYS_dup2)), dup2:self of one onto itself, which changes
+ * nothing and returns it.  For each CALL, one line per fd it made:
+ * "CALL FD cloexec=0|1 nonblock=0|1".  Exit status 0, or 1 if a call
+ * failed (with the error on stderr).  With -e, a call that succeeds and
+ * changes errno says so: "CALL changed errno to N".
  */
 #include "config.h"
 
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* errno right after the last call, before anything else could set it. */
@@ -160,6 +162,13 @@ static int make(const char *call)
 		int null = open("/dev/null", O_WRONLY);
 
 		fd = null < 0 ? -1 : dup2(null, null);
+	} else if (!strcmp(call, "sysdup2")) {
+		/* The system call, through the library's syscall(). */
+#ifdef SYS_dup2
+		fd = (int)syscall(SYS_dup2, 2, 51);
+#else
+		fd = dup2(2, 51); /* none on this architecture (arm64) */
+#endif
 	} else if (!strncmp(call, "dup2:", 5)) {
 		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
