@@ -30,14 +30,20 @@ int clock_gettime(clockid_t clock, struct timespec *ts)
 	return 0;
 }
 
-static void time_is(long long sec, const char *want)
+/* What stamp writes, by this file's clock set to sec. */
+static void stamp_is(void (*stamp)(char *), long long sec, const char *want)
 {
 	char got[LINE_TIME_MAX];
 
 	fake_sec = sec;
-	line_time(got);
+	stamp(got);
 	fake_sec = -1;
 	ck_assert_str_eq(got, want);
+}
+
+static void time_is(long long sec, const char *want)
+{
+	stamp_is(line_time, sec, want);
 }
 
 /* The epoch, days' first and last seconds, leap days, centuries. */
@@ -74,12 +80,7 @@ END_TEST
 
 static void syslog_time_is(long long sec, const char *want)
 {
-	char got[16];
-
-	fake_sec = sec;
-	line_syslog_time(got);
-	fake_sec = -1;
-	ck_assert_str_eq(got, want);
+	stamp_is(line_syslog_time, sec, want);
 }
 
 /* RFC 3164's day of the month: a space before one digit, none before two. */
