@@ -283,6 +283,7 @@ SHELL_TESTS = \
 	tests/cmd/servers.test \
 	tests/cmd/install.test \
 	tests/cmd/scan.test \
+	tests/cmd/scanfs.test \
 	tests/cmd/scanprom.test \
 	tests/cmd/startcost.test
 TESTS += $(SHELL_TESTS)
