@@ -168,6 +168,17 @@ START_TEST(argument_edges)
 		{ "x", fmt("--pass-fds=%d,%dx", a, b), NULL },
 		/* A number no fd can be, in a list: no list of fds. */
 		{ "x", fmt("--pass-fds=%lld,%d", 4294967296LL, a), NULL },
+		/* No number at all after the prefix. */
+		{ "openssl", "-pass", "fd:x", NULL },
+		{ "gpg", "-&x", NULL },
+		{ "cat", "/dev/fd/x", NULL },
+		/* 0-2 are the program's own already: never chosen. */
+		{ "x", "--status-fd", "2", NULL },
+		/* A row's option with more after it, or with no value. */
+		{ "dbus-daemon", fmt("--print-address%d", a), NULL },
+		{ "dbus-daemon", "--print-address", NULL },
+		/* After --, dbus-daemon's arguments are not its options. */
+		{ "dbus-daemon", "--", fmt("--print-pid=%d", a), NULL },
 	};
 	size_t i;
 
@@ -477,6 +488,11 @@ START_TEST(environment_handovers)
 			    NULL };
 	char *named[] = { fmt("EINHORN_FDS=%d %d", a, b), NULL };
 	char *one[] = { fmt("UWSGI_EMPEROR_FD=%d", a), NULL };
+	/* An entry without '=' is no variable; the one after it is. */
+	char *bare[] = { "NGINX", fmt("NGINX=%d;", a), NULL };
+	/* A row's prefix with a long name after it: the reason is cut. */
+	const char *name = "HAPROXY_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+	char *cut[] = { fmt("%s=fd=%d", name, a), NULL };
 
 	ck_assert_str_eq(chosen(none, nginx),
 			 fmt("%d:named in NGINX;%d:named in NGINX;", a, b));
@@ -495,6 +511,10 @@ START_TEST(environment_handovers)
 		fmt("%d:named in EINHORN_FDS;%d:named in EINHORN_FDS;", a, b));
 	ck_assert_str_eq(chosen(none, one),
 			 fmt("%d:named in UWSGI_EMPEROR_FD;", a));
+	ck_assert_str_eq(chosen(none, bare), fmt("%d:named in NGINX;", a));
+	ck_assert_int_eq(HANDOFF_WHY_MAX, 48);
+	ck_assert_str_eq(chosen(none, cut),
+			 fmt("%d:named in %.38s;", a, name));
 }
 END_TEST
 
@@ -617,6 +637,7 @@ START_TEST(socat_addresses)
 		{ fmt("FD:%d,nonblock!!-", a),
 		  fmt("%d:named as FD: %d;", a, a) },
 		{ fmt("FD:%dx", a), "" },
+		{ "FD:x", "" },
 		{ fmt("%d,nonblock", a), "" },
 		{ fmt("%d!%d", a, b), "" },
 		{ fmt("FD:%d!%d", a, b), "" },
@@ -661,6 +682,8 @@ START_TEST(handoff_rows)
 			  NULL };
 	char *maybe[] = { "dbus-daemon", "--print-address", "--session",
 			  fmt("%d", a), NULL };
+	/* The arguments end before --file's second value: nothing after. */
+	char *no_dest[] = { "bwrap", "--file", fmt("%d", a), NULL };
 
 	ck_assert_str_eq(chosen(dbus, none),
 			 fmt("%d:named as --print-address %d;"
@@ -682,6 +705,8 @@ START_TEST(handoff_rows)
 	ck_assert_str_eq(chosen(command, none), "");
 	ck_assert_str_eq(chosen(value, none), "");
 	ck_assert_str_eq(chosen(maybe, none), "");
+	ck_assert_str_eq(chosen(no_dest, none),
+			 fmt("%d:named as --file %d;", a, a));
 }
 END_TEST
 
