@@ -15,7 +15,8 @@
  *		open FILE and lock it (flock, lockf, fcntl or ofd), then start
  *		PROGRAM: -x in place; -d as daemonize(1) does (fork, the child
  *		calls setsid and execs, the parent exits at once); -D the same
- *		by _Fork(), which runs no fork handlers; -s as -d,
+ *		by _Fork(), which runs no fork handlers; -U the same by
+ *		glibc's __clone, which the library does not see; -s as -d,
  *		but the parent lingers until the child ends; -r fork, the
  *		parent exits, the child execs once it is gone; -h as a daemon
  *		runs a hook (fork and exec, the parent keeps its copy and
@@ -149,6 +150,29 @@ static int unlock(const char *type, int fd)
 	return fcntl(fd, strcmp(type, "ofd") ? F_SETLK : F_OFD_SETLK, &fl);
 }
 
+#ifdef __GLIBC__
+/* glibc's own name for its clone(), which the library leaves alone. */
+extern int __clone(int (*fn)(void *), void *stack, int flags, void *arg, ...);
+#endif
+
+/*
+ * A copy of this process, as fork() makes, running fn(arg) and exiting
+ * with its value; made by glibc's __clone, which runs no fork handler.
+ */
+static pid_t unseen_copy(int (*fn)(void *), void *arg)
+{
+#ifdef __GLIBC__
+	static char stack[1 << 16] __attribute__((aligned(16)));
+
+	return __clone(fn, stack + sizeof(stack), SIGCHLD, arg);
+#else
+	(void)fn;
+	(void)arg;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
 /*
  * The locker's ways to start PROGRAM (handon lock TYPE MODE ...): in
  * place, as a daemonizing launcher (daemonize(1): the child makes a
@@ -156,14 +180,34 @@ static int unlock(const char *type, int fd)
  * child waits for the parent to be gone, or as a daemon running a hook
  * (it keeps its copy, and waits).
  */
+struct locked {
+	char mode;
+	char **prog;
+	int fd;
+	pid_t parent;
+};
+
+/* The child's part: a session of its own, or a wait, then PROGRAM. */
+static int start_locked(void *arg)
+{
+	struct locked *l = arg;
+
+	if (strchr("dDUs", l->mode) && setsid() < 0)
+		return 2;
+	while (l->mode == 'r' && getppid() == l->parent)
+		usleep(1000);
+	return run(l->prog, l->fd);
+}
+
 static int lock(int argc, char **argv)
 {
+	static struct locked locked;
 	const char *mode = argc > 4 ? argv[3] : "";
 	char **prog = argv + 5;
 	pid_t pid, parent = getpid();
 	int fd;
 
-	if (argc < 6 || mode[0] != '-' || !strchr("xdDsrhuc", mode[1]))
+	if (argc < 6 || mode[0] != '-' || !strchr("xdDUsrhuc", mode[1]))
 		return 2;
 	/*
 	 * -c: a job runner's child locks, then becomes the job; -u: the same,
@@ -182,21 +226,20 @@ static int lock(int argc, char **argv)
 	}
 	if (strchr("xcu", mode[1]))
 		return run(prog, fd);
+	locked = (struct locked){ mode[1], prog, fd, parent };
+	if (mode[1] == 'U')
+		pid = unseen_copy(start_locked, &locked);
+	else
 #if HAVE__FORK
-	pid = mode[1] == 'D' ? _Fork() : fork();
+		pid = mode[1] == 'D' ? _Fork() : fork();
 #else
-	pid = fork();
+		pid = fork();
 #endif
 	if (pid < 0)
 		return 2;
-	if (pid == 0) {
-		if (strchr("dDs", mode[1]) && setsid() < 0)
-			_exit(2);
-		while (mode[1] == 'r' && getppid() == parent)
-			usleep(1000);
-		_exit(run(prog, fd));
-	}
-	if (strchr("dDr", mode[1]))
+	if (pid == 0)
+		_exit(start_locked(&locked));
+	if (strchr("dDUr", mode[1]))
 		return 0;
 	return wait_for(pid);
 }
@@ -216,28 +259,15 @@ static int probe(char **argv)
  * open of it by how (dup, dup2:N, dupfd:N, dupfd_cloexec), closes the
  * original, and execs PROGRAM with the copy's number.
  */
-#ifdef __GLIBC__
-/* glibc's own name for its clone(), which the library leaves alone. */
-extern int __clone(int (*fn)(void *), void *stack, int flags, void *arg, ...);
-
 static int open_and_run(void *argv)
 {
 	return run(argv, plain_open("/etc/passwd"));
 }
-#endif
 
 /* A copy of this process that the library cannot know for one. */
 static int unseen(char **argv)
 {
-#ifdef __GLIBC__
-	static char stack[1 << 16] __attribute__((aligned(16)));
-
-	return wait_for(__clone(open_and_run, stack + sizeof(stack), SIGCHLD,
-				argv));
-#else
-	(void)argv;
-	return 77;
-#endif
+	return wait_for(unseen_copy(open_and_run, argv));
 }
 
 static int child(const char *how, char **argv)
