@@ -3,8 +3,11 @@
  * stuckfs: a FUSE filesystem whose one file, "stuck", can be opened,
  * read (empty) and closed, but whose attributes are never answered: a
  * stat() of it waits for ever, as on a server that hangs
- * (tests/cmd/scan.test).  Everything else is answered at once, and no
- * answer is cached, so each stat asks.
+ * (tests/cmd/scan.test).  Its other file, "broken", opens and reads
+ * as "stuck" does, but a stat of it fails at once with EIO, as on a
+ * server that answers with an error (tests/cmd/scanfs.test).
+ * Everything else is answered at once, and no answer is cached, so each
+ * stat asks.
  *
  *	stuckfs MOUNTPOINT	(in the foreground; unmount it to stop it)
  */
@@ -16,6 +19,7 @@
 #include <sys/stat.h>
 
 #define STUCK_INO 2
+#define BROKEN_INO 3
 
 static void stuck_attr(fuse_ino_t ino, struct stat *st)
 {
@@ -29,20 +33,29 @@ static void stuck_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct fuse_entry_param e = { .ino = STUCK_INO };
 
-	if (parent != FUSE_ROOT_ID || strcmp(name, "stuck")) {
+	if (parent == FUSE_ROOT_ID && !strcmp(name, "broken"))
+		e.ino = BROKEN_INO;
+	else if (parent != FUSE_ROOT_ID || strcmp(name, "stuck")) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
-	stuck_attr(STUCK_INO, &e.attr);
+	stuck_attr(e.ino, &e.attr);
 	fuse_reply_entry(req, &e);
 }
 
-/* The root answers; the file never does: its request stays pending. */
+/*
+ * The root answers; "broken" fails; "stuck" never answers: its request
+ * stays pending.
+ */
 static void stuck_getattr(fuse_req_t req, fuse_ino_t ino,
 			  struct fuse_file_info *fi)
 {
 	struct stat st;
 
+	if (ino == BROKEN_INO) {
+		fuse_reply_err(req, EIO);
+		return;
+	}
 	if (ino != FUSE_ROOT_ID)
 		return;
 	stuck_attr(ino, &st);
