@@ -12,7 +12,13 @@
  * onto it again and again; A has 4096 OFD locks: tests/cmd/scan.test),
  * connected (a unix socketpair), write:PATH (PATH opened
  * for writing), read:PATH, pipe, or pairs:N (N unix socketpairs: 2N
- * sockets, for bench/scan.sh).  With -e every fd is made close-on-exec, as the program itself
+ * sockets, for bench/scan.sh).  For tests/cmd/scanfs.test: tcppair (a
+ * TCP connection on 127.0.0.1, both its ends), udp (a UDP socket bound
+ * on 127.0.0.1), abstract:NAME (a unix stream socket bound to the
+ * abstract name "\0NAME", listening), tcp (a TCP socket never bound: in
+ * no table sock_diag dumps), or netns (no fd: the process moves to a new
+ * network namespace, unshare(CLONE_NEWNET); the sockets made before are
+ * in the one it left, those made after in the new one; root only).  With -e every fd is made close-on-exec, as the program itself
  * asks: SOCK_CLOEXEC, O_CLOEXEC, pipe2(O_CLOEXEC).  It first closes
  * whatever it inherited above 2, so what a scan finds is its own.
  */
@@ -20,6 +26,8 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +100,44 @@ static int make(const char *what, int cloexec)
 		return fd < 0 || bind(fd, (void *)&sun, sizeof(sun)) ||
 		       listen(fd, 1);
 	}
+	if (!strcmp(what, "tcppair")) {
+		struct sockaddr_in sin = { .sin_family = AF_INET };
+		socklen_t len = sizeof(sin);
+		int l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int c = socket(AF_INET, SOCK_STREAM | sock_flag, 0);
+
+		sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		if (l < 0 || c < 0 || bind(l, (void *)&sin, sizeof(sin)) ||
+		    listen(l, 1) || getsockname(l, (void *)&sin, &len) ||
+		    connect(c, (void *)&sin, sizeof(sin)))
+			return 1;
+		/* the accepted end, and no listener left */
+		fds[0] = accept4(l, NULL, NULL, sock_flag);
+		close(l);
+		return fds[0] < 0;
+	}
+	if (!strcmp(what, "udp")) {
+		struct sockaddr_in sin = { .sin_family = AF_INET };
+		int fd = socket(AF_INET, SOCK_DGRAM | sock_flag, 0);
+
+		sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		return fd < 0 || bind(fd, (void *)&sin, sizeof(sin));
+	}
+	if (!strncmp(what, "abstract:", 9)) {
+		struct sockaddr_un sun = { .sun_family = AF_UNIX };
+		size_t n = strnlen(what + 9, sizeof(sun.sun_path) - 1);
+		int fd = socket(AF_UNIX, SOCK_STREAM | sock_flag, 0);
+
+		memcpy(sun.sun_path + 1, what + 9, n);
+		return fd < 0 ||
+		       bind(fd, (void *)&sun,
+			    offsetof(struct sockaddr_un, sun_path) + 1 + n) ||
+		       listen(fd, 1);
+	}
+	if (!strcmp(what, "tcp"))
+		return socket(AF_INET, SOCK_STREAM | sock_flag, 0) < 0;
+	if (!strcmp(what, "netns"))
+		return unshare(CLONE_NEWNET) != 0;
 	if (!strncmp(what, "flip:", 5))
 		return make_flip(what + 5);
 	if (!strcmp(what, "connected"))
