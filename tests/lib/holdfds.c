@@ -16,11 +16,14 @@
  * TCP connection on 127.0.0.1, both its ends), udp (a UDP socket bound
  * on 127.0.0.1), abstract:NAME (a unix stream socket bound to the
  * abstract name "\0NAME", listening), tcp (a TCP socket never bound: in
- * no table sock_diag dumps), or netns (no fd: the process moves to a new
- * network namespace, unshare(CLONE_NEWNET); the sockets made before are
- * in the one it left, those made after in the new one; root only).  With -e every fd is made close-on-exec, as the program itself
- * asks: SOCK_CLOEXEC, O_CLOEXEC, pipe2(O_CLOEXEC).  It first closes
- * whatever it inherited above 2, so what a scan finds is its own.
+ * no table sock_diag dumps), timewait (no fd: a TCP connection on
+ * 127.0.0.1 closed by its connecting end first, which leaves a socket in
+ * TIME_WAIT, of no inode, for a minute), or netns (no fd: the process
+ * moves to a new network namespace, unshare(CLONE_NEWNET); the sockets
+ * made before are in the one it left, those made after in the new one;
+ * root only).  With -e every fd is made close-on-exec, as the program
+ * itself asks: SOCK_CLOEXEC, O_CLOEXEC, pipe2(O_CLOEXEC).  It first
+ * closes whatever it inherited above 2, so what a scan finds is its own.
  */
 #include "config.h"
 
@@ -70,6 +73,27 @@ static int make_flip(const char *what)
 	return flip_fd < 0;
 }
 
+/*
+ * A TCP connection on 127.0.0.1: its connecting end in fds[0], the
+ * accepted one in fds[1]; its listener closed.
+ */
+static int tcp_pair(int sock_flag, int fds[2])
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sin);
+	int l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	fds[0] = socket(AF_INET, SOCK_STREAM | sock_flag, 0);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (l < 0 || fds[0] < 0 || bind(l, (void *)&sin, sizeof(sin)) ||
+	    listen(l, 1) || getsockname(l, (void *)&sin, &len) ||
+	    connect(fds[0], (void *)&sin, sizeof(sin)))
+		return 1;
+	fds[1] = accept4(l, NULL, NULL, sock_flag);
+	close(l);
+	return fds[1] < 0;
+}
+
 static int make(const char *what, int cloexec)
 {
 	int sock_flag = cloexec ? SOCK_CLOEXEC : 0;
@@ -100,22 +124,8 @@ static int make(const char *what, int cloexec)
 		return fd < 0 || bind(fd, (void *)&sun, sizeof(sun)) ||
 		       listen(fd, 1);
 	}
-	if (!strcmp(what, "tcppair")) {
-		struct sockaddr_in sin = { .sin_family = AF_INET };
-		socklen_t len = sizeof(sin);
-		int l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		int c = socket(AF_INET, SOCK_STREAM | sock_flag, 0);
-
-		sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		if (l < 0 || c < 0 || bind(l, (void *)&sin, sizeof(sin)) ||
-		    listen(l, 1) || getsockname(l, (void *)&sin, &len) ||
-		    connect(c, (void *)&sin, sizeof(sin)))
-			return 1;
-		/* the accepted end, and no listener left */
-		fds[0] = accept4(l, NULL, NULL, sock_flag);
-		close(l);
-		return fds[0] < 0;
-	}
+	if (!strcmp(what, "tcppair"))
+		return tcp_pair(sock_flag, fds);
 	if (!strcmp(what, "udp")) {
 		struct sockaddr_in sin = { .sin_family = AF_INET };
 		int fd = socket(AF_INET, SOCK_DGRAM | sock_flag, 0);
@@ -133,6 +143,14 @@ static int make(const char *what, int cloexec)
 		       bind(fd, (void *)&sun,
 			    offsetof(struct sockaddr_un, sun_path) + 1 + n) ||
 		       listen(fd, 1);
+	}
+	if (!strcmp(what, "timewait")) {
+		if (tcp_pair(SOCK_CLOEXEC, fds))
+			return 1;
+		/* the connecting end first: its side waits */
+		close(fds[0]);
+		close(fds[1]);
+		return 0;
 	}
 	if (!strcmp(what, "tcp"))
 		return socket(AF_INET, SOCK_STREAM | sock_flag, 0) < 0;
