@@ -81,11 +81,15 @@ static bool is_local_fs(const char *type)
 
 /*
  * "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw": the
- * mount id first, the type after the " - ".
+ * mount id first, the type after the " - ".  Whole lines, however long:
+ * the process names its mount points, and a piece of a long one could
+ * begin with another mount's id and end with " - tmpfs" (a FUSE mount
+ * taken for local would be stat'ed here, and could stop the scan).
  */
 static void load_mounts(struct mount_ns *m, int pid)
 {
-	char path[64], line[8192], *dash, type[64];
+	char path[64], *line = NULL, *dash, type[64];
+	size_t size = 0;
 	FILE *f;
 	int id;
 
@@ -93,7 +97,7 @@ static void load_mounts(struct mount_ns *m, int pid)
 	f = fopen(path, "re");
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &size, f) >= 0) {
 		dash = strstr(line, " - ");
 		if (sscanf(line, "%d", &id) != 1 || !dash ||
 		    sscanf(dash + 3, "%63s", type) != 1)
@@ -101,6 +105,7 @@ static void load_mounts(struct mount_ns *m, int pid)
 		m->v = append(m->v, m->n, sizeof(*m->v));
 		m->v[m->n++] = (struct mount){ id, is_local_fs(type) };
 	}
+	free(line);
 	fclose(f);
 }
 
