@@ -50,10 +50,11 @@
  *		the same, FILE's fd moved to 4096 first by F_DUPFD (the fd
  *		table's second chunk; the fd limit raised to 4097 if lower;
  *		77 where it cannot be)
- *	handon terminal [spawn] PROGRAM ARG...
+ *	handon terminal [spawn|late] PROGRAM ARG...
  *		openpty(), open /etc/passwd, fork and exec PROGRAM: a terminal
  *		program starting a session; with spawn, by posix_spawnp, no
- *		fork before it
+ *		fork before it; with late, /etc/passwd is opened and a child
+ *		forked (which exits) before the terminal is made
  *	handon children N PROGRAM ARG...
  *		open /etc/passwd, then N times, one after another: fork, the
  *		child execs PROGRAM, the parent waits for it (a daemon's hooks)
@@ -380,14 +381,24 @@ static int drop(char **argv, int raw)
 static int terminal(char **argv)
 {
 	extern char **environ;
-	int master, slave, fd;
+	int master, slave, fd = -1;
 	pid_t pid;
 
+	if (!strcmp(argv[0], "late")) {
+		fd = plain_open("/etc/passwd");
+		pid = fork();
+		if (pid == 0)
+			_exit(0);
+		if (wait_for(pid))
+			return 2;
+		argv++;
+	}
 	if (openpty(&master, &slave, NULL, NULL, NULL)) {
 		perror("handon: openpty");
 		return 2;
 	}
-	fd = plain_open("/etc/passwd");
+	if (fd < 0)
+		fd = plain_open("/etc/passwd");
 	if (!strcmp(argv[0], "spawn")) {
 		argv = with_fd(argv + 1, fd);
 		if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ))
