@@ -186,6 +186,11 @@ static bool read_fdinfo_at(int dirfd, const char *name, struct fdinfo *fi,
 	ssize_t n;
 	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 
+	/* Those waiting to be closed may be what the fd limit is full of. */
+	if (fd < 0 && errno == EMFILE && pc && pc->n) {
+		close_pending(pc);
+		fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	}
 	if (fd < 0)
 		return false;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -445,7 +450,9 @@ static void note_unreadable(struct scan *sc, int pid)
 /*
  * Returns false when the process is gone: it is then no part of the scan.
  * Its fds are listed by /proc/PID/fdinfo, each one's flags read there
- * first; only an inheritable one is looked at further.
+ * first; only an inheritable one is looked at further.  One the scan
+ * could not look at for want of an fd of its own (its limit) makes the
+ * process one not wholly readable, named so in the summary: never clean.
  */
 static bool scan_process(struct scan *sc, int pid)
 {
@@ -455,6 +462,7 @@ static bool scan_process(struct scan *sc, int pid)
 	struct dirent *d;
 	size_t cap = 0;
 	int infodir, fddir;
+	bool out_of_fds = false;
 	DIR *dir;
 
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo", pid);
@@ -469,27 +477,36 @@ static bool scan_process(struct scan *sc, int pid)
 	fddir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	dir = fddir < 0 ? NULL : fdopendir(infodir);
 	if (!dir) {
+		out_of_fds = errno == EMFILE || errno == ENFILE;
 		close(infodir);
 		if (fddir >= 0)
 			close(fddir);
-		return false;
+		if (out_of_fds)
+			note_unreadable(sc, pid);
+		return out_of_fds;
 	}
 	sc->scanned++;
 	while ((d = readdir(dir))) {
 		struct fd_info f = { .fd = atoi(d->d_name) };
 		struct fdinfo fi;
 
+		errno = 0;
 		if (d->d_name[0] == '.' || f.fd <= 2 ||
 		    !read_fdinfo_at(infodir, d->d_name, &fi, &pc) ||
 		    (fi.flags & O_CLOEXEC) ||
-		    !describe(sc, &f, pid, fddir, d->d_name, &fi, infodir))
+		    !describe(sc, &f, pid, fddir, d->d_name, &fi, infodir)) {
+			out_of_fds |= errno == EMFILE || errno == ENFILE;
 			continue;
+		}
 		p.fds = mem_grow(p.fds, &cap, p.nfds, sizeof(*p.fds));
 		p.fds[p.nfds++] = f;
 	}
 	close_pending(&pc);
 	closedir(dir);
 	close(fddir);
+	/* What the scan's own fd limit kept it from reading is not clean. */
+	if (out_of_fds)
+		note_unreadable(sc, pid);
 	if (!p.nfds && !sc->prom)
 		return true;
 	describe_process(&p);
