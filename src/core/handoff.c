@@ -677,7 +677,9 @@ CHILD_PATH static bool image_named_in_children(char *const *argv)
  * or spawn of that image's processes, which socat makes to run the
  * program of such an address, with the fd moved to N beforehand (or
  * found there already, the number the kernel chose: then no dup2 says
- * so).
+ * so).  An option follows a ',' (TYPE:PARAMS,OPTION,...) and its number
+ * ends the address, meets the next option, or a dual address's "!!";
+ * after a ':' it is a parameter (system:fdout=3:y runs that text).
  */
 CHILD_PATH static void keep_parent_named(struct handoff_kept *k)
 {
@@ -702,11 +704,11 @@ CHILD_PATH static void keep_parent_named(struct handoff_kept *k)
 		for (a = argv + 1; *a; a++) {
 			for (p = *a; (p = str_find(p, c->option, len));
 			     p += len) {
-				if (p == *a || (p[-1] != ',' && p[-1] != ':'))
+				if (p == *a || p[-1] != ',')
 					continue;
 				fd = parse_fd_prefix(p + len, &end);
-				if (fd >= 0 && (!*end || *end == ',' ||
-						*end == '!' || *end == ':'))
+				if (fd >= 0 &&
+				    (!*end || *end == ',' || *end == '!'))
 					choose(k, fd, WHY_PARENT_ARGV, what,
 					       named_as(what, c->option,
 							len - 1, '='),
