@@ -3,7 +3,7 @@
  * handon: the small C parent of tests/cmd/evidence.test.  Each mode does
  * what a real program does to hand an fd on (or to keep one), with plain
  * calls, then starts PROGRAM with %fd in its arguments replaced by the
- * number:
+ * number (and /dev/fd/%fd by its path):
  *
  *	handon child HOW PROGRAM ARG...
  *		open /etc/passwd, fork; the child makes a copy of it by HOW
@@ -85,13 +85,16 @@
 
 static char **with_fd(char **argv, int fd)
 {
-	static char number[16];
+	static char number[16], path[32];
 	int i;
 
 	snprintf(number, sizeof(number), "%d", fd);
+	snprintf(path, sizeof(path), "/dev/fd/%d", fd);
 	for (i = 0; argv[i]; i++)
 		if (!strcmp(argv[i], "%fd"))
 			argv[i] = number;
+		else if (!strcmp(argv[i], "/dev/fd/%fd"))
+			argv[i] = path;
 	return argv;
 }
 
