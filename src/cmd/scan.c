@@ -490,14 +490,17 @@ static bool scan_process(struct scan *sc, int pid)
 		struct fd_info f = { .fd = atoi(d->d_name) };
 		struct fdinfo fi;
 
+		if (d->d_name[0] == '.' || f.fd <= 2)
+			continue;
 		errno = 0;
-		if (d->d_name[0] == '.' || f.fd <= 2 ||
-		    !read_fdinfo_at(infodir, d->d_name, &fi, &pc) ||
-		    (fi.flags & O_CLOEXEC) ||
-		    !describe(sc, &f, pid, fddir, d->d_name, &fi, infodir)) {
+		if (!read_fdinfo_at(infodir, d->d_name, &fi, &pc) ||
+		    (!(fi.flags & O_CLOEXEC) &&
+		     !describe(sc, &f, pid, fddir, d->d_name, &fi, infodir))) {
 			out_of_fds |= errno == EMFILE || errno == ENFILE;
 			continue;
 		}
+		if (fi.flags & O_CLOEXEC)
+			continue;
 		p.fds = mem_grow(p.fds, &cap, p.nfds, sizeof(*p.fds));
 		p.fds[p.nfds++] = f;
 	}
